@@ -1,0 +1,23 @@
+//===- QuantAffine.h - quant_affine dialect and ops -------------*- C++ -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_QUANTAFFINE_H
+#define QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_QUANTAFFINE_H
+
+#include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOpsDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOps.h.inc"
+
+#endif // QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_QUANTAFFINE_H

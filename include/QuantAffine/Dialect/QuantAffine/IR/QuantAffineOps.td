@@ -1,0 +1,231 @@
+//===- QuantAffineOps.td - quant_affine operations ---------*- tablegen -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// quantize, dequantize and qdq. The three ops share their operands, their
+// properties, their assembly format and the encoding rules, which are spelled
+// out once here and appended to every op description: the generated op docs
+// are the dialect's specification.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_OPS_TD
+#define QUANT_AFFINE_OPS_TD
+
+include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+defvar QuantAffine_EncodingRules = [{
+
+    #### Operands and properties
+
+    - `input`: the values to convert, a scalar, a vector or a ranked tensor
+      (static or dynamic dims).
+    - `scale`, `offset` (optional, absent means 0): the encoding. With a
+      tensor `input` they are ranked float tensors of the same shape `S` and
+      rank `k <= rank(input)`. With a scalar or vector `input` they have the
+      shape of `input` (the op is elementwise) and no `block_size`.
+    - `qmin`, `qmax` (`i64`): the integer grid, `qmin <= qmax`. An integer
+      value is read as signed when `qmin < 0`, otherwise as unsigned.
+    - `block_size` (optional `array<i64>` of length `k`): block encodings.
+    - `compute_type` (optional `f16`, `bf16`, `f32` or `f64`): the type in
+      which all arithmetic happens. Without it, AIMET's rule picks it (below).
+
+    #### Which scale an element uses
+
+    Element `j` of the input uses `scale[i]` and `offset[i]` with
+    `i_d = floor(j_d / B_d)` over the trailing `k` dims; the leading
+    `rank(input) - k` dims share the encodings.
+
+    - With `block_size = B`: for each trailing dim, `B_d * S_d == X_d` exactly
+      (no partial blocks). `B_d = -1` is a wildcard for `X_d / S_d`, which must
+      divide evenly. `B_d` is never 0 or below -1.
+    - Without `block_size`: right-aligned broadcasting, each `S_d` is 1 or
+      `X_d`. A `(C)` scale pairs with the *last* axis; per-channel on axis 0 of
+      a matrix is `(C, 1)`. A rank-0 scale (or any all-ones shape) is
+      per-tensor.
+    - Dynamic dims are allowed everywhere; what the verifier cannot check
+      statically is checked at run time by the lowering when asked to.
+
+    #### Compute type
+
+    Arithmetic happens in the compute type `C`; `scale`, `offset`, `qmin`
+    and `qmax` are converted to `C` first and the result is rounded once to
+    the result type. Without `compute_type`, `quantize` and `qdq` start from
+    the input type and promote to `f32`, then `f64`, while
+    `eps(C) > 0.25 / (qmax - qmin)` or one of `qmin`, `qmin + 1`, `qmax - 1`,
+    `qmax` is not exactly representable in `C` (so an 8-bit `qdq` of `bf16`
+    computes in `f32` and one of `f16` in `f16`). `dequantize` computes in its
+    result type. When `C` is `f64` and the result is `f16` or `bf16`, the
+    result is rounded through `f32`, as AIMET does.
+}];
+
+//===----------------------------------------------------------------------===//
+// Shared op class
+//===----------------------------------------------------------------------===//
+
+class QuantAffine_EncodingOp<string mnemonic, Type inputType,
+                              Type resultType, list<Trait> traits = []>
+    : QuantAffine_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let arguments = (ins
+    inputType:$input,
+    QuantAffine_FloatLike:$scale,
+    Optional<QuantAffine_FloatLike>:$offset,
+    I64Attr:$qmin,
+    I64Attr:$qmax,
+    OptionalAttr<DenseI64ArrayAttr>:$block_size,
+    OptionalAttr<QuantAffine_ComputeTypeAttr>:$compute_type
+  );
+  let results = (outs resultType:$result);
+
+  let assemblyFormat = [{
+    $input `,` $scale (`,` $offset^)?
+    `range` ` ` `[` $qmin `,` $qmax `]`
+    (`block` $block_size^)?
+    (`compute` $compute_type^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$input,
+                   "::mlir::Value":$scale, "::mlir::Value":$offset,
+                   "::mlir::quant_affine::QuantRange":$range,
+                   CArg<"::llvm::ArrayRef<int64_t>", "{}">:$blockSize,
+                   CArg<"::mlir::Type", "{}">:$computeType), [{
+      build($_builder, $_state, resultType, input, scale, offset,
+            range.qmin, range.qmax,
+            blockSize.empty() ? ::mlir::DenseI64ArrayAttr()
+                              : $_builder.getDenseI64ArrayAttr(blockSize),
+            computeType ? ::mlir::TypeAttr::get(computeType)
+                        : ::mlir::TypeAttr());
+    }]>
+  ];
+
+  let hasVerifier = 1;
+
+  code sharedClassDeclaration = [{
+    /// The integer grid [qmin, qmax] of this encoding.
+    ::mlir::quant_affine::QuantRange getRange() {
+      return {static_cast<int64_t>(getQmin()), static_cast<int64_t>(getQmax())};
+    }
+    /// The type all arithmetic happens in: `compute_type` when present,
+    /// otherwise AIMET's rule (see the op description).
+    ::mlir::FloatType getEffectiveComputeType();
+  }];
+  let extraClassDeclaration = sharedClassDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+def QuantAffine_QuantizeOp : QuantAffine_EncodingOp<"quantize",
+    QuantAffine_FloatLike, QuantAffine_IntOrFloatLike> {
+  let summary = "Affine quantization: clamp(roundeven(x / s) - o, qmin, qmax)";
+  let description = [{
+    Maps float values onto the integer grid `[qmin, qmax]`:
+
+    ```
+    q = clamp(roundeven(x / s) - o, qmin, qmax)        in the compute type C
+    ```
+
+    - `/` is IEEE division, never a multiplication by `1 / s`.
+    - `roundeven` rounds half to even and applies to `x / s` *before* the
+      offset is subtracted (with an odd offset this differs from
+      `roundeven(x / s - o)` at ties).
+    - `clamp(v, lo, hi) = min(max(v, lo), hi)` in floating point, before any
+      conversion to an integer: finite values out of range and `±inf`
+      saturate, NaN and `-0.0` are kept.
+    - The result is a signless integer type `i1`..`i32` (read as signed when
+      `qmin < 0`), whose range must hold `[qmin, qmax]`, or a float type
+      holding integer values, as AIMET's `QuantizedTensor` does (NaN stays
+      NaN, `-0.0` stays `-0.0`, a non-integer offset gives non-integer
+      values). For an integer result a NaN input gives poison, as
+      `arith.fptosi` does; nothing else is undefined.
+    - Scales that are 0, negative, NaN or infinite are applied literally.
+
+    Example: block-32 signed int4 quantization of a weight.
+
+    ```mlir
+    %q = quant_affine.quantize %w, %s, %o range [-8, 7] block [1, 32]
+        : (tensor<4x64xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x64xi4>
+    ```
+  }] # QuantAffine_EncodingRules;
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+def QuantAffine_DequantizeOp : QuantAffine_EncodingOp<"dequantize",
+    QuantAffine_IntOrFloatLike, QuantAffine_FloatLike> {
+  let summary = "Affine dequantization: (q + o) * s";
+  let description = [{
+    Maps grid values back to floats:
+
+    ```
+    y = (q + o) * s                                    in the compute type C
+    ```
+
+    - The input is a signless integer type `i1`..`i32` or a float type
+      holding grid values. `qmin` and `qmax` describe the encoding of the
+      input: an integer input is read as signed iff `qmin < 0`, and its type
+      must hold `[qmin, qmax]`.
+    - `dequantize` never clamps: its input is read as it is, in range or not.
+    - The compute type defaults to the result type.
+
+    Example: per-channel (axis 0) dequantization of an unsigned 8-bit tensor.
+
+    ```mlir
+    %y = quant_affine.dequantize %q, %s, %o range [0, 255]
+        : (tensor<16x8xi8>, tensor<16x1xf32>, tensor<16x1xf32>) -> tensor<16x8xf32>
+    ```
+  }] # QuantAffine_EncodingRules;
+}
+
+//===----------------------------------------------------------------------===//
+// QDQOp
+//===----------------------------------------------------------------------===//
+
+def QuantAffine_QDQOp : QuantAffine_EncodingOp<"qdq",
+    QuantAffine_FloatLike, QuantAffine_FloatLike,
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Fake quantization: dequantize(quantize(x)) in floating point";
+  let description = [{
+    Quantizes and dequantizes in one step without leaving the float domain,
+    as quantization-aware training simulates it:
+
+    ```
+    y = (clamp(roundeven(x / s) - o, qmin, qmax) + o) * s   in the compute type C
+    ```
+
+    The rules of `quantize` apply to the inner expression. NaN stays NaN and
+    `±inf` saturates to the grid's ends. The result has the input's type.
+
+    Example: per-tensor 8-bit fake quantization with a dynamic batch.
+
+    ```mlir
+    %y = quant_affine.qdq %x, %s range [0, 255]
+        : (tensor<?x16xf16>, tensor<f32>) -> tensor<?x16xf16>
+    ```
+  }] # QuantAffine_EncodingRules;
+
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::Value":$scale,
+                   "::mlir::Value":$offset,
+                   "::mlir::quant_affine::QuantRange":$range,
+                   CArg<"::llvm::ArrayRef<int64_t>", "{}">:$blockSize,
+                   CArg<"::mlir::Type", "{}">:$computeType), [{
+      build($_builder, $_state, input.getType(), input, scale, offset,
+            range.qmin, range.qmax,
+            blockSize.empty() ? ::mlir::DenseI64ArrayAttr()
+                              : $_builder.getDenseI64ArrayAttr(blockSize),
+            computeType ? ::mlir::TypeAttr::get(computeType)
+                        : ::mlir::TypeAttr());
+    }]>
+  ];
+}
+
+#endif // QUANT_AFFINE_OPS_TD

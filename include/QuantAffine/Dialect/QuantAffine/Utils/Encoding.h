@@ -1,0 +1,123 @@
+//===- Encoding.h - Affine encoding rules, in one place ---------*- C++ -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules every part of quant-affine needs about an affine encoding: the
+// integer grid (AIMET's qmin/qmax derivation), how a scale tensor is laid
+// over an input (block sizes, wildcards and broadcasting), which scale an
+// input element uses, and the compute type AIMET picks. The verifier, the
+// folders and the lowerings all call these; there is no second copy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_ENCODING_H
+#define QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_ENCODING_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace quant_affine {
+
+//===----------------------------------------------------------------------===//
+// Integer grid
+//===----------------------------------------------------------------------===//
+
+/// The closed integer grid [qmin, qmax] of an encoding. Values are read as
+/// signed when qmin < 0, as unsigned otherwise.
+struct QuantRange {
+  int64_t qmin = 0;
+  int64_t qmax = 0;
+
+  QuantRange() = default;
+  QuantRange(int64_t qmin, int64_t qmax) : qmin(qmin), qmax(qmax) {}
+
+  /// AIMET's derivation from a bit width: n = 2^bitwidth - 1 steps, then
+  /// fromNumSteps(n, isSigned). `bitwidth` must be in [1, 63].
+  static QuantRange fromBitwidth(unsigned bitwidth, bool isSigned);
+  /// AIMET's derivation from a step count n: signed [-ceil(n/2), floor(n/2)],
+  /// unsigned [0, n]. `numSteps` must be below 2^63.
+  static QuantRange fromNumSteps(uint64_t numSteps, bool isSigned);
+
+  bool isSigned() const { return qmin < 0; }
+  bool isValid() const { return qmin <= qmax; }
+  /// qmax - qmin, exact (no int64 overflow). Requires isValid().
+  uint64_t numSteps() const {
+    return static_cast<uint64_t>(qmax) - static_cast<uint64_t>(qmin);
+  }
+  /// Whether every grid value fits an integer of `width` bits read with this
+  /// range's signedness.
+  bool fitsInteger(unsigned width) const;
+  /// The grid of the full `width`-bit integer type read as signed or not.
+  static QuantRange ofInteger(unsigned width, bool isSigned);
+
+  bool operator==(const QuantRange &other) const {
+    return qmin == other.qmin && qmax == other.qmax;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Layout of a scale tensor over an input
+//===----------------------------------------------------------------------===//
+
+/// Checks that a scale of shape `scaleShape` can encode an input of shape
+/// `inputShape`, with `blockSize` when given (see the op docs). Dynamic
+/// sizes (ShapedType::kDynamic) are accepted wherever a static check is not
+/// possible. Returns std::nullopt when the shapes fit, otherwise a sentence
+/// naming the rule that is broken.
+std::optional<std::string>
+checkEncodingShapes(llvm::ArrayRef<int64_t> inputShape,
+                    llvm::ArrayRef<int64_t> scaleShape,
+                    std::optional<llvm::ArrayRef<int64_t>> blockSize);
+
+/// Block size per scale dim (length rank(scale)): how many consecutive input
+/// elements along the matching trailing input dim share one scale. Without
+/// `blockSize`, a broadcast dim (scale size 1) is one block spanning the input
+/// dim and a full dim is blocks of 1. Wildcards (-1) are resolved to
+/// X_d / S_d. A size that depends on a dynamic dim is ShapedType::kDynamic.
+/// Requires checkEncodingShapes to have succeeded.
+llvm::SmallVector<int64_t>
+resolveBlockSizes(llvm::ArrayRef<int64_t> inputShape,
+                  llvm::ArrayRef<int64_t> scaleShape,
+                  std::optional<llvm::ArrayRef<int64_t>> blockSize);
+
+/// The scale index used by input element `inputIndex`, given the resolved
+/// (static) block sizes: i_d = floor(j_d / B_d) over the trailing dims.
+llvm::SmallVector<int64_t>
+scaleIndexOf(llvm::ArrayRef<int64_t> inputIndex,
+             llvm::ArrayRef<int64_t> resolvedBlockSizes);
+
+//===----------------------------------------------------------------------===//
+// Compute type
+//===----------------------------------------------------------------------===//
+
+enum class EncodingOpKind { Quantize, Dequantize, QDQ };
+
+/// Whether `type` can compute on the grid `range` without promotion (AIMET's
+/// `_is_numerically_stable`, threshold 0.25): qmin, qmin+1, qmax-1 and qmax are
+/// exactly representable and eps(type) <= 0.25 / (qmax - qmin).
+bool isNumericallyStable(FloatType type, QuantRange range);
+
+/// The compute type C of an op: `explicitType` when set. Otherwise, for
+/// quantize and qdq, `floatType` (the input type) promoted to f32 then f64
+/// while not numerically stable; for dequantize, `floatType` (the result).
+FloatType getEffectiveComputeType(EncodingOpKind kind, FloatType floatType,
+                                  QuantRange range,
+                                  FloatType explicitType = {});
+
+/// Whether a value computed in `computeType` is rounded to `resultType`
+/// through f32 rather than directly (AIMET rounds f64 results to f16/bf16
+/// via f32, which can differ at double-rounding ties).
+bool roundsThroughF32(FloatType computeType, Type resultType);
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_ENCODING_H

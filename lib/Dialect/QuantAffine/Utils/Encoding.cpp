@@ -1,0 +1,208 @@
+//===- Encoding.cpp - Affine encoding rules, in one place -----------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cassert>
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+
+//===----------------------------------------------------------------------===//
+// QuantRange
+//===----------------------------------------------------------------------===//
+
+QuantRange QuantRange::fromBitwidth(unsigned bitwidth, bool isSigned) {
+  assert(bitwidth >= 1 && bitwidth <= 63 && "bitwidth out of [1, 63]");
+  return fromNumSteps((uint64_t{1} << bitwidth) - 1, isSigned);
+}
+
+QuantRange QuantRange::fromNumSteps(uint64_t numSteps, bool isSigned) {
+  assert(numSteps <= static_cast<uint64_t>(INT64_MAX) && "too many steps");
+  auto n = static_cast<int64_t>(numSteps);
+  if (isSigned)
+    return {-((n + 1) / 2), n / 2}; // [-ceil(n/2), floor(n/2)]
+  return {0, n};
+}
+
+QuantRange QuantRange::ofInteger(unsigned width, bool isSigned) {
+  assert(width >= 1 && width <= 63 && "width out of [1, 63]");
+  if (isSigned)
+    return {-(int64_t{1} << (width - 1)), (int64_t{1} << (width - 1)) - 1};
+  return {0, static_cast<int64_t>((uint64_t{1} << width) - 1)};
+}
+
+bool QuantRange::fitsInteger(unsigned width) const {
+  if (width >= 64)
+    return true; // Every int64 grid fits; unsigned grids have qmin >= 0.
+  QuantRange full = ofInteger(width, isSigned());
+  return qmin >= full.qmin && qmax <= full.qmax;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout of a scale tensor over an input
+//===----------------------------------------------------------------------===//
+
+static bool isDynamic(int64_t size) { return ShapedType::isDynamic(size); }
+
+static std::string str(int64_t v) { return std::to_string(v); }
+
+std::optional<std::string>
+mlir::quant_affine::checkEncodingShapes(
+    ArrayRef<int64_t> inputShape, ArrayRef<int64_t> scaleShape,
+    std::optional<ArrayRef<int64_t>> blockSize) {
+  int64_t n = inputShape.size(), k = scaleShape.size();
+  if (k > n)
+    return "scale has rank " + str(k) + " but the input only rank " + str(n) +
+           "; an encoding covers the trailing input dims";
+
+  if (!blockSize) {
+    // Right-aligned one-directional broadcasting: each scale dim is 1 or the
+    // matching input dim.
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t s = scaleShape[d], x = inputShape[n - k + d];
+      if (isDynamic(s) || isDynamic(x) || s == 1 || s == x)
+        continue;
+      return "scale dim " + str(d) + " has size " + str(s) +
+             ", which does not broadcast to input dim " + str(n - k + d) +
+             " of size " + str(x) +
+             " (without block_size each scale dim is 1 or the input size)";
+    }
+    return std::nullopt;
+  }
+
+  ArrayRef<int64_t> blocks = *blockSize;
+  if (static_cast<int64_t>(blocks.size()) != k)
+    return "block_size has " + str(blocks.size()) +
+           (blocks.size() == 1 ? " entry" : " entries") +
+           " but scale has rank " + str(k) + "; it needs one entry per scale dim";
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t b = blocks[d], s = scaleShape[d], x = inputShape[n - k + d];
+    std::string where = "block_size[" + str(d) + "] = " + str(b);
+    if (b == 0 || b < -1)
+      return where + " is invalid; block sizes are positive or -1 (wildcard)";
+    if (isDynamic(s) || isDynamic(x))
+      continue;
+    if (b == -1) {
+      if (s == 0 && x != 0)
+        return where + ": scale dim " + str(d) +
+               " has size 0, so no block size covers input dim " +
+               str(n - k + d) + " of size " + str(x);
+      if (s != 0 && x % s != 0)
+        return where + ": input dim " + str(n - k + d) + " of size " + str(x) +
+               " is not a multiple of scale dim " + str(d) + " of size " +
+               str(s) + "; blocks must tile the input exactly";
+      continue;
+    }
+    int64_t covered;
+    if (llvm::MulOverflow(b, s, covered) || covered != x)
+      return where + " times scale dim " + str(d) + " of size " + str(s) +
+             " must equal input dim " + str(n - k + d) + " of size " + str(x) +
+             "; partial blocks are not allowed";
+  }
+  return std::nullopt;
+}
+
+SmallVector<int64_t> mlir::quant_affine::resolveBlockSizes(
+    ArrayRef<int64_t> inputShape, ArrayRef<int64_t> scaleShape,
+    std::optional<ArrayRef<int64_t>> blockSize) {
+  int64_t n = inputShape.size(), k = scaleShape.size();
+  SmallVector<int64_t> result;
+  result.reserve(k);
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t s = scaleShape[d], x = inputShape[n - k + d];
+    if (blockSize && (*blockSize)[d] != -1) {
+      result.push_back((*blockSize)[d]);
+      continue;
+    }
+    if (!blockSize && s == 1) {
+      result.push_back(x); // One block spans the dim (dynamic if x is).
+      continue;
+    }
+    if (!blockSize && !isDynamic(s)) {
+      result.push_back(1); // s == x: one scale per element.
+      continue;
+    }
+    // Wildcard, or a broadcast dim whose scale size is only known at run
+    // time: X / S.
+    if (isDynamic(s) || isDynamic(x) || s == 0)
+      result.push_back(ShapedType::kDynamic);
+    else
+      result.push_back(x / s);
+  }
+  return result;
+}
+
+SmallVector<int64_t>
+mlir::quant_affine::scaleIndexOf(ArrayRef<int64_t> inputIndex,
+                                 ArrayRef<int64_t> resolvedBlockSizes) {
+  size_t n = inputIndex.size(), k = resolvedBlockSizes.size();
+  assert(k <= n && "scale rank above input rank");
+  SmallVector<int64_t> index;
+  index.reserve(k);
+  for (size_t d = 0; d < k; ++d) {
+    int64_t b = resolvedBlockSizes[d];
+    assert(b >= 0 && "block size must be resolved");
+    index.push_back(b == 0 ? 0 : inputIndex[n - k + d] / b);
+  }
+  return index;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute type
+//===----------------------------------------------------------------------===//
+
+/// Whether the integer `v` (given in 65 bits, so qmin - 1 .. qmax + 1 never
+/// overflow) is exactly representable in `type`.
+static bool isExactlyRepresentable(FloatType type, const llvm::APInt &v) {
+  llvm::APFloat f(type.getFloatSemantics());
+  return f.convertFromAPInt(v, /*IsSigned=*/true,
+                            llvm::APFloat::rmNearestTiesToEven) ==
+         llvm::APFloat::opOK;
+}
+
+bool mlir::quant_affine::isNumericallyStable(FloatType type,
+                                             QuantRange range) {
+  llvm::APInt lo(65, static_cast<uint64_t>(range.qmin), /*isSigned=*/true);
+  llvm::APInt hi(65, static_cast<uint64_t>(range.qmax), /*isSigned=*/true);
+  llvm::APInt one(65, 1);
+  for (const llvm::APInt &v : {hi, hi - one, lo + one, lo})
+    if (!isExactlyRepresentable(type, v))
+      return false;
+  if (range.qmin >= range.qmax)
+    return true;
+  // eps(C) = 2^(1 - p) > 0.25 / n  <=>  n > 2^(p - 3), computed exactly.
+  unsigned precision =
+      llvm::APFloat::semanticsPrecision(type.getFloatSemantics());
+  assert(precision >= 3 && precision - 3 < 64 && "unexpected float type");
+  return range.numSteps() <= (uint64_t{1} << (precision - 3));
+}
+
+FloatType mlir::quant_affine::getEffectiveComputeType(EncodingOpKind kind,
+                                                      FloatType floatType,
+                                                      QuantRange range,
+                                                      FloatType explicitType) {
+  if (explicitType)
+    return explicitType;
+  if (kind == EncodingOpKind::Dequantize || isNumericallyStable(floatType, range))
+    return floatType;
+  MLIRContext *ctx = floatType.getContext();
+  FloatType f32 = Float32Type::get(ctx);
+  if (isNumericallyStable(f32, range))
+    return f32;
+  return Float64Type::get(ctx);
+}
+
+bool mlir::quant_affine::roundsThroughF32(FloatType computeType,
+                                          Type resultType) {
+  Type elem = getElementTypeOrSelf(resultType);
+  return computeType.isF64() && (elem.isF16() || elem.isBF16());
+}

@@ -1,0 +1,40 @@
+//===- InitAll.cpp - Everything quant-affine-opt registers ----------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/InitAll.h"
+
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<quant_affine::QuantAffineDialect, affine::AffineDialect,
+                  arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  index::IndexDialect, LLVM::LLVMDialect,
+                  linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
+}
+
+void mlir::quant_affine::registerAllPasses() {
+  // Upstream: canonicalize, cse, inline, symbol-dce, ...
+  registerTransformsPasses();
+}

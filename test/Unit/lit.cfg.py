@@ -1,0 +1,12 @@
+# -*- Python -*-
+# lit configuration for the GoogleTest unit tests: every TEST() is one lit test.
+
+import os
+
+import lit.formats
+
+config.name = "QUANT_AFFINE-Unit"
+config.suffixes = []
+config.test_exec_root = os.path.join(config.quant_affine_obj_root, "unittests")
+config.test_source_root = config.test_exec_root
+config.test_format = lit.formats.GoogleTest(".", "Tests")

@@ -1,0 +1,115 @@
+//===- ComputeTypeTest.cpp - AIMET's compute-type rule --------------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each threshold is tested on both sides: eps(C) > 0.25 / (qmax - qmin)
+// promotes, i.e. f16 keeps grids of up to 256 steps, bf16 up to 32 and f32 up
+// to 2^21; a grid value C cannot represent exactly also promotes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+
+namespace {
+class ComputeTypeTest : public ::testing::Test {
+protected:
+  MLIRContext ctx;
+  FloatType f16 = Float16Type::get(&ctx);
+  FloatType bf16 = BFloat16Type::get(&ctx);
+  FloatType f32 = Float32Type::get(&ctx);
+  FloatType f64 = Float64Type::get(&ctx);
+
+  FloatType qdq(FloatType t, QuantRange r) {
+    return getEffectiveComputeType(EncodingOpKind::QDQ, t, r);
+  }
+  FloatType quantize(FloatType t, QuantRange r) {
+    return getEffectiveComputeType(EncodingOpKind::Quantize, t, r);
+  }
+};
+} // namespace
+
+TEST_F(ComputeTypeTest, F16Threshold) {
+  EXPECT_EQ(qdq(f16, {0, 255}), f16);
+  EXPECT_EQ(qdq(f16, {-128, 127}), f16);
+  EXPECT_EQ(qdq(f16, {0, 256}), f16);  // n = 256: eps = 0.25 / n exactly
+  EXPECT_EQ(qdq(f16, {0, 257}), f32);  // n = 257 promotes
+  EXPECT_EQ(qdq(f16, {-8, 7}), f16);
+  EXPECT_EQ(qdq(f16, QuantRange::fromBitwidth(16, true)), f32);
+}
+
+TEST_F(ComputeTypeTest, BF16Threshold) {
+  EXPECT_EQ(qdq(bf16, {0, 32}), bf16);
+  EXPECT_EQ(qdq(bf16, {0, 33}), f32);
+  EXPECT_EQ(qdq(bf16, {-16, 15}), bf16);  // 5-bit
+  EXPECT_EQ(qdq(bf16, {-32, 31}), f32);   // 6-bit
+  EXPECT_EQ(qdq(bf16, {-128, 127}), f32); // 8-bit qdq of bf16 runs in f32
+}
+
+TEST_F(ComputeTypeTest, F32Threshold) {
+  EXPECT_EQ(qdq(f32, {0, 1 << 21}), f32);
+  EXPECT_EQ(qdq(f32, {0, (1 << 21) + 1}), f64);
+  EXPECT_EQ(qdq(f32, QuantRange::fromBitwidth(16, false)), f32);
+  EXPECT_EQ(qdq(f32, QuantRange::fromBitwidth(32, true)), f64);
+  EXPECT_EQ(qdq(f32, QuantRange::fromBitwidth(32, false)), f64);
+  EXPECT_EQ(qdq(f16, QuantRange::fromBitwidth(32, true)), f64);
+}
+
+TEST_F(ComputeTypeTest, F64Stays) {
+  EXPECT_EQ(qdq(f64, {0, 255}), f64);
+  EXPECT_EQ(qdq(f64, QuantRange::fromBitwidth(32, true)), f64);
+  EXPECT_EQ(qdq(f64, {INT64_MIN, INT64_MAX}), f64);
+}
+
+TEST_F(ComputeTypeTest, GridRepresentability) {
+  // One step, but 2049 needs 12 significant bits: f16 (11) cannot hold it.
+  EXPECT_EQ(qdq(f16, {2048, 2049}), f32);
+  EXPECT_EQ(qdq(f16, {1024, 1025}), f16);
+  EXPECT_EQ(qdq(bf16, {256, 257}), f32);
+  EXPECT_EQ(qdq(bf16, {128, 129}), bf16);
+  // Both ends representable, but qmin + 1 = 2^25 + 1 is not in f32.
+  EXPECT_EQ(qdq(f32, {1 << 25, (1 << 25) + (1 << 21)}), f64);
+  // Beyond f16's largest finite value.
+  EXPECT_EQ(qdq(f16, {65504, 65504}), f32);
+  EXPECT_EQ(qdq(f16, {-2, -2}), f16); // one-point grid
+}
+
+TEST_F(ComputeTypeTest, QuantizeFollowsQDQRule) {
+  EXPECT_EQ(quantize(bf16, {-128, 127}), f32);
+  EXPECT_EQ(quantize(f16, {0, 255}), f16);
+  EXPECT_EQ(quantize(f32, QuantRange::fromBitwidth(32, true)), f64);
+}
+
+TEST_F(ComputeTypeTest, DequantizeUsesResultType) {
+  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, bf16,
+                                    {-128, 127}),
+            bf16);
+  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, f32,
+                                    QuantRange::fromBitwidth(32, true)),
+            f32);
+}
+
+TEST_F(ComputeTypeTest, ExplicitWins) {
+  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::QDQ, bf16, {-128, 127},
+                                    bf16),
+            bf16);
+  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, f16, {0, 255},
+                                    f64),
+            f64);
+}
+
+TEST_F(ComputeTypeTest, RoundsThroughF32) {
+  EXPECT_TRUE(roundsThroughF32(f64, f16));
+  EXPECT_TRUE(roundsThroughF32(f64, bf16));
+  EXPECT_FALSE(roundsThroughF32(f64, f32));
+  EXPECT_FALSE(roundsThroughF32(f32, f16));
+  EXPECT_FALSE(roundsThroughF32(f64, IntegerType::get(&ctx, 8)));
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what quant-affine needs on Debian 12 (bookworm), as root: LLVM/MLIR
+# 22 from bookworm-security, the build tools, and GoogleTest for the unit
+# tests. Safe to run again.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+packages=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libzstd-dev            # LLVMConfig.cmake needs zstd's CMake package
+  ninja-build cmake g++ python3
+  libgtest-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
