@@ -7,9 +7,10 @@ mangled, tokens dropped), wraps each mutant in a function, and feeds them all
 to `quant-affine-opt -split-input-file` in batches. Any exit status other than
 0 (valid) or 1 (diagnosed), or a stack dump on stderr, is a failure.
 
-usage: mutate-ir.py TOOL SEED COUNT FILE...
+usage: mutate-ir.py TOOL SEED COUNT FILE...   (TOOL may carry flags: "opt --flag")
 """
 import random
+import shlex
 import re
 import subprocess
 import sys
@@ -65,7 +66,7 @@ def operand_defs(line):
 
 
 def main():
-    tool, seed, count, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+    tool, seed, count, files = shlex.split(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
     rng = random.Random(seed)
     ops = [l.strip() for f in files for l in open(f)
            if "quant_affine." in l and "=" in l and not l.lstrip().startswith("//")]
@@ -80,7 +81,7 @@ def main():
     batch = 100
     for start in range(0, len(mutants), batch):
         text = "\n// -----\n".join(mutants[start:start + batch])
-        proc = subprocess.run([tool, "-split-input-file", "-allow-unregistered-dialect",
+        proc = subprocess.run(tool + ["-split-input-file", "-allow-unregistered-dialect",
                                "-o", "/dev/null", "-"],
                               input=text, capture_output=True, text=True)
         if proc.returncode not in (0, 1) or "Stack dump" in proc.stderr:
