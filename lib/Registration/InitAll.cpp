@@ -6,7 +6,10 @@
 
 #include "QuantAffine/InitAll.h"
 
+#include "QuantAffine/Conversion/Passes.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +24,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -32,9 +40,29 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
                   linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
+  registerPipelineExtensions(registry);
 }
 
 void mlir::quant_affine::registerAllPasses() {
   // Upstream: canonicalize, cse, inline, symbol-dce, ...
   registerTransformsPasses();
+  bufferization::registerBufferizationPasses();
+  registerLinalgPasses();
+  memref::registerMemRefPasses();
+  vector::registerVectorPasses();
+  // The conversions our pipelines use, for users who assemble their own.
+  registerLowerAffinePass();
+  registerArithToLLVMConversionPass();
+  registerConvertControlFlowToLLVMPass();
+  registerConvertFuncToLLVMPass();
+  registerConvertIndexToLLVMPass();
+  registerConvertMathToLLVMPass();
+  registerFinalizeMemRefToLLVMConversionPass();
+  registerReconcileUnrealizedCastsPass();
+  registerSCFToControlFlowPass();
+  registerConvertVectorToLLVMPass();
+  registerConvertVectorToSCF();
+  quant_affine::registerQuantAffineConversionPasses();
+  quant_affine::registerQuantAffinePasses();
+  quant_affine::registerQuantAffinePipelines();
 }

@@ -1,0 +1,75 @@
+//===- Passes.td - quant-affine conversion passes ----------*- tablegen -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CONVERSION_PASSES_TD
+#define QUANT_AFFINE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertQuantAffineToArithPass : Pass<"convert-quant-affine-to-arith"> {
+  let summary = "Lower scalar and vector quant_affine ops to arith and math";
+  let description = [{
+    Rewrites the scalar and vector forms of `quantize`, `dequantize` and `qdq`
+    into `arith` and `math` ops that compute exactly the dialect's semantics:
+
+    ```
+    c  = convert x, s, o to the compute type C     (extf / truncf)
+    q  = math.roundeven(arith.divf(x, s))          (true division)
+    q  = arith.subf(q, o)
+    q  = select(q < qmin, qmin, q); select(qmax < q, qmax, q)
+    ```
+
+    The clamp uses compare-and-select rather than `maximumf`/`minimumf`: both
+    propagate NaN, but `maximumf(-0.0, 0.0)` is `+0.0`, while the contract's
+    `min(max(v, lo), hi)` keeps `-0.0` (visible in float results and qdq).
+    Integer results use `fptosi`/`fptoui` by the sign of `qmin`; dequantize
+    reads integers with `sitofp`/`uitofp`. Tensor forms are left alone.
+
+    Example:
+
+    ```mlir
+    %q = quant_affine.quantize %x, %s range [-128, 127] : (f32, f32) -> i8
+    // becomes
+    %d = arith.divf %x, %s : f32
+    %r = math.roundeven %d : f32
+    ... cmpf/select clamp ...
+    %q = arith.fptosi %c : f32 to i8
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "math::MathDialect"];
+}
+
+def ConvertQuantAffineToLinalgPass
+    : Pass<"convert-quant-affine-to-linalg"> {
+  let summary = "Lower tensor quant_affine ops to linalg.generic";
+  let description = [{
+    Rewrites each tensor `quantize`, `dequantize` and `qdq` into one
+    `linalg.generic` whose body computes the scalar formula with `arith` and
+    `math` (the same patterns as `--convert-quant-affine-to-arith`).
+
+    Every indexing map is a projected permutation: per-tensor and broadcast
+    scale dims map to the constant 0, per-element dims to the input dim, and
+    blocks split an input dim `X` into `(X / B, B)` with
+    `tensor.expand_shape` (the result is collapsed back). A block dim whose
+    count and size are both dynamic (an `expand_shape` group with two dynamic
+    sizes, which upstream `-expand-strided-metadata` cannot handle) reads its
+    scale with `tensor.extract` at `j / B` instead.
+
+    With `runtime-checks`, the lowering asserts (`cf.assert`) what dynamic
+    shapes leave unchecked: block tiling, broadcastability and scale/offset
+    agreement.
+  }];
+  let options = [
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"false",
+           "Insert cf.assert checks of dynamic shapes">
+  ];
+  let dependentDialects = [
+    "arith::ArithDialect", "math::MathDialect", "linalg::LinalgDialect",
+    "tensor::TensorDialect", "cf::ControlFlowDialect"
+  ];
+}
+
+#endif // QUANT_AFFINE_CONVERSION_PASSES_TD

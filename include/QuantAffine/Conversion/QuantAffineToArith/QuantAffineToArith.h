@@ -1,0 +1,31 @@
+//===- QuantAffineToArith.h - scalar/vector ops to arith --------*- C++ -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CONVERSION_QUANTAFFINETOARITH_H
+#define QUANT_AFFINE_CONVERSION_QUANTAFFINETOARITH_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class ConversionTarget;
+
+namespace quant_affine {
+
+#define GEN_PASS_DECL_CONVERTQUANTAFFINETOARITHPASS
+#include "QuantAffine/Conversion/Passes.h.inc"
+
+/// Patterns lowering the scalar and vector forms of the quant_affine ops to
+/// arith and math. They are the only place the formula becomes code.
+void populateQuantAffineToArithConversionPatterns(RewritePatternSet &patterns);
+
+/// Marks scalar and vector quant_affine ops illegal and arith/math legal.
+void configureQuantAffineToArithTarget(ConversionTarget &target);
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_CONVERSION_QUANTAFFINETOARITH_H

@@ -1,0 +1,25 @@
+//===- Passes.h - quant-affine transform passes -----------------*- C++ -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_TRANSFORMS_PASSES_H
+#define QUANT_AFFINE_DIALECT_QUANTAFFINE_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace quant_affine {
+
+#define GEN_PASS_DECL
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_DIALECT_QUANTAFFINE_TRANSFORMS_PASSES_H

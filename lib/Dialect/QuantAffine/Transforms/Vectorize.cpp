@@ -1,0 +1,102 @@
+//===- Vectorize.cpp - tile and vectorize elementwise generics ------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEVECTORIZEPASS
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+bool isElementwise(linalg::GenericOp op) {
+  return op.getNumLoops() > 0 && op.getNumLoops() == op.getNumParallelLoops() &&
+         op.hasPureTensorSemantics();
+}
+
+/// Tiles `op` to 1 x ... x 1 x width; returns the tiled op, or null when
+/// tiling failed (the op is then left as it is).
+linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
+                                int64_t width) {
+  unsigned loops = op.getNumLoops();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t inner = ranges.back();
+  // A static innermost dim narrower than the width is one tile.
+  if (!ShapedType::isDynamic(inner) && inner < width)
+    width = std::max<int64_t>(inner, 1);
+  SmallVector<OpFoldResult> sizes(loops, rewriter.getIndexAttr(1));
+  sizes.back() = rewriter.getIndexAttr(width);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return {};
+  rewriter.replaceOp(op, tiled->replacements);
+  return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+}
+
+/// Vectorizes `op` (with masks when `vectorSizes` is given) and replaces it.
+LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
+                                  ArrayRef<int64_t> vectorSizes) {
+  SmallVector<bool> scalable(vectorSizes.size(), false);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op, vectorSizes, scalable);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return success();
+}
+
+struct QuantAffineVectorizePass
+    : quant_affine::impl::QuantAffineVectorizePassBase<
+          QuantAffineVectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (isElementwise(op))
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : candidates) {
+      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth);
+      if (!tile)
+        continue;
+      rewriter.setInsertionPoint(tile);
+      SmallVector<int64_t> tileShape = tile.getStaticLoopRanges();
+      if (llvm::none_of(tileShape, ShapedType::isDynamic) &&
+          succeeded(vectorizeAndReplace(rewriter, tile, {})))
+        continue;
+      // A partial or dynamic tile: vectorize at the full width with masks.
+      SmallVector<int64_t> vectorSizes(tileShape.size(), 1);
+      vectorSizes.back() = std::max<int64_t>(
+          ShapedType::isDynamic(tileShape.back()) ? vectorWidth
+                                                   : tileShape.back(),
+          1);
+      (void)vectorizeAndReplace(rewriter, tile, vectorSizes);
+    }
+  }
+};
+
+} // namespace
