@@ -34,5 +34,5 @@ if os.environ.get("QUANT_AFFINE_VERIFY_ROUNDTRIP") == "1":
     opt = ToolSubst("quant-affine-opt", extra_args=["--verify-roundtrip"],
                     unresolved="fatal")
 llvm_config.add_tool_substitutions(
-    [opt, "mlir-runner", "mlir-translate", "mlir-opt"],
+    [opt, "mlir-runner", "mlir-translate", "mlir-opt", "llc", "clang", "clang++"],
     [config.quant_affine_tools_dir, config.llvm_tools_dir])

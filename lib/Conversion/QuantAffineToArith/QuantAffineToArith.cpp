@@ -94,13 +94,13 @@ public:
 
   /// clamp(roundeven(x / s) - o, qmin, qmax), everything already in C.
   Value quantize(Value x, Value s, Value o, QuantRange range, FloatType c) {
+    Value lo = constant(c, range.qmin), hi = constant(c, range.qmax);
     Value q = arith::DivFOp::create(b, loc, x, s);
     q = math::RoundEvenOp::create(b, loc, q);
     if (o)
       q = arith::SubFOp::create(b, loc, q, o);
     // min(max(q, lo), hi) as std::max/std::min: NaN stays NaN and -0.0
     // stays -0.0 (maximumf would turn max(-0.0, 0.0) into +0.0).
-    Value lo = constant(c, range.qmin), hi = constant(c, range.qmax);
     Value below =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, q, lo);
     q = arith::SelectOp::create(b, loc, below, lo, q);

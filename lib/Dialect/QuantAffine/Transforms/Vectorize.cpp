@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -30,6 +31,17 @@ namespace {
 bool isElementwise(linalg::GenericOp op) {
   return op.getNumLoops() > 0 && op.getNumLoops() == op.getNumParallelLoops() &&
          op.hasPureTensorSemantics();
+}
+
+/// Whether `op` reads or writes integers whose width is not a whole number of
+/// bytes (i1, i4, i9, ...). A memref stores each such element in its own
+/// bytes, but LLVM packs vectors of them bit by bit, so a vector load or store
+/// would not match the scalar layout. Such ops stay scalar.
+bool touchesNonByteIntegers(linalg::GenericOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+    return intType && intType.getWidth() % 8 != 0;
+  });
 }
 
 /// Tiles `op` to 1 x ... x 1 x width; returns the tiled op, or null when
@@ -75,7 +87,7 @@ struct QuantAffineVectorizePass
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isElementwise(op))
+      if (isElementwise(op) && !touchesNonByteIntegers(op))
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -18,7 +18,12 @@ def QuantAffineVectorizePass
     with `linalg::vectorize`. Tiles of static shape become plain vector ops;
     where the innermost size is dynamic or not a multiple of the width, the
     tile is vectorized with masks. Ops that cannot be vectorized (gathers of
-    doubly-dynamic block encodings) stay scalar and lower to loops.
+    doubly-dynamic block encodings) stay scalar and lower to loops, and so do
+    ops that read or write integers of a width that is not a whole number of
+    bytes (`i1`, `i4`, ...): memrefs give each such element its own bytes,
+    while LLVM packs vectors of them bit by bit, so vector loads and stores
+    would not match the scalar layout. (Results of such types that fuse into a
+    consumer, like a widening `extsi`, never reach memory and are vectorized.)
 
     Run it after `--convert-quant-affine-to-linalg` and before
     bufferization; `--quant-affine-cpu-pipeline` does.

@@ -1,0 +1,104 @@
+// RUN: quant-affine-opt %s --convert-quant-affine-to-linalg --split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --convert-quant-affine-to-linalg="runtime-checks=true" --split-input-file | FileCheck %s --check-prefix=RT
+
+// Per-tensor: the rank-0 scale maps to (), no broadcast tensor is built.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @per_tensor
+// CHECK-NOT: linalg.broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$SCALAR]], #[[$ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK: arith.divf
+// CHECK: math.roundeven
+// CHECK: arith.fptosi
+// CHECK-NOT: quant_affine
+// RT-LABEL: func.func @per_tensor
+// RT-NOT: cf.assert
+func.func @per_tensor(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xi8> {
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi8>
+  return %q : tensor<4x8xi8>
+}
+
+// -----
+
+// Per-channel on axis 0 and on the last axis: constant 0 for broadcast dims.
+// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @per_channel
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$ROW]], #[[$ROW]], #{{.*}}]
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$COL]], #{{.*}}]
+func.func @per_channel(%x: tensor<4x8xf32>, %r: tensor<4x1xf32>, %c: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %a = quant_affine.qdq %x, %r, %r range [0, 255] : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %b = quant_affine.qdq %x, %c range [-8, 7] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Blocks: expand the blocked dim to (count, block), map the scale to the
+// count dim, collapse the result. Leading dims share the encoding.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$SC:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-LABEL: func.func @blocks
+// CHECK: %[[E:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] output_shape [2, 4, 2, 32] : tensor<2x4x64xf32> into tensor<2x4x2x32xf32>
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$SC]], #[[$IN]]]
+// CHECK-SAME: ins(%[[E]], %{{.*}} : tensor<2x4x2x32xf32>, tensor<4x2xf32>)
+// CHECK: tensor.collapse_shape %[[G]] {{\[\[}}0], [1], [2, 3]] : tensor<2x4x2x32xi4> into tensor<2x4x64xi4>
+func.func @blocks(%x: tensor<2x4x64xf32>, %s: tensor<4x2xf32>) -> tensor<2x4x64xi4> {
+  %q = quant_affine.quantize %x, %s range [-8, 7] block [1, -1] : (tensor<2x4x64xf32>, tensor<4x2xf32>) -> tensor<2x4x64xi4>
+  return %q : tensor<2x4x64xi4>
+}
+
+// -----
+
+// A static block over a dynamic dim: one dynamic size per expand group.
+// CHECK-LABEL: func.func @dynamic_count
+// CHECK: %[[N:.*]] = tensor.dim %{{.*}}, %c1
+// CHECK: %[[CNT:.*]] = arith.divui %[[N]], %c32
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, %[[CNT]], 32]
+// RT-LABEL: func.func @dynamic_count
+// RT: cf.assert %{{.*}}, "quant_affine.dequantize: scale dim 1 and input dim 1: block_size times the scale size must equal the input size"
+func.func @dynamic_count(%q: tensor<4x?xi8>, %s: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %y = quant_affine.dequantize %q, %s range [-128, 127] block [1, 32] : (tensor<4x?xi8>, tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
+}
+
+// -----
+
+// Block count and size both dynamic: no expand_shape (upstream
+// -expand-strided-metadata cannot take two dynamic sizes in a group); the
+// scale is read at j / B with tensor.extract.
+// CHECK-LABEL: func.func @dynamic_count_and_size
+// CHECK-NOT: tensor.expand_shape
+// CHECK: linalg.generic
+// CHECK: linalg.index 1
+// CHECK: arith.divui
+// CHECK: tensor.extract
+// RT-LABEL: func.func @dynamic_count_and_size
+// RT: cf.assert %{{.*}}, "quant_affine.qdq: scale dim 1 and input dim 1: the input size must be a multiple of the scale size for a -1 block"
+// RT: cf.assert %{{.*}}, "quant_affine.qdq: offset dim 1 must equal the scale dim"
+func.func @dynamic_count_and_size(%x: tensor<4x?xf32>, %s: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %y = quant_affine.qdq %x, %s, %s range [0, 15] block [1, -1] : (tensor<4x?xf32>, tensor<4x?xf32>, tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
+}
+
+// -----
+
+// Without block_size, a dynamic scale dim may be 1 or the input size.
+// RT-LABEL: func.func @dynamic_broadcast
+// RT: cf.assert %{{.*}}, "quant_affine.quantize: scale dim 0 and input dim 0: the scale size must be 1 or the input size"
+func.func @dynamic_broadcast(%x: tensor<?xf32>, %s: tensor<?xf32>) -> tensor<?xi8> {
+  %q = quant_affine.quantize %x, %s range [0, 255] : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xi8>
+  return %q : tensor<?xi8>
+}
+
+// -----
+
+// qdq stays in floating point from input to output: no integer round trip.
+// CHECK-LABEL: func.func @qdq_float_only
+// CHECK-NOT: fptosi
+// CHECK-NOT: sitofp
+// CHECK: arith.mulf
+func.func @qdq_float_only(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<8xf32> {
+  %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

@@ -1,0 +1,57 @@
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="nontemporal-stores=true" | FileCheck %s --check-prefix=NT
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=8" | FileCheck %s --check-prefix=W8
+
+// Results are written in place into the caller's buffers: no hidden
+// allocation or copy anywhere in the module.
+// CHECK-NOT: @malloc
+// CHECK-NOT: memcpy
+// CHECK-NOT: memrefCopy
+
+// CHECK-LABEL: llvm.func @dequantize_into_buffer
+// CHECK: llvm.sitofp {{.*}} : vector<16xi8> to vector<16xf32>
+// CHECK: llvm.fmul {{.*}} : vector<16xf32>
+// CHECK: llvm.store {{.*}} : vector<16xf32>, !llvm.ptr
+// NT-LABEL: llvm.func @dequantize_into_buffer
+// NT: llvm.store {{.*}} {alignment = 4 : i64, nontemporal} : vector<16xf32>
+// W8-LABEL: llvm.func @dequantize_into_buffer
+// W8: llvm.fmul {{.*}} : vector<8xf32>
+func.func @dequantize_into_buffer(%q: tensor<64x64xi8>, %s: tensor<64x1xf32>, %out: memref<64x64xf32>) {
+  %y = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<64x64xi8>, tensor<64x1xf32>) -> tensor<64x64xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+  return
+}
+
+// Blocked encodings compute in an expanded shape; the result still goes
+// straight into the caller's buffer.
+// CHECK-LABEL: llvm.func @block_quantize_into_tensor
+// CHECK: llvm.fdiv {{.*}} : vector<16xf32>
+// CHECK: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
+func.func @block_quantize_into_tensor(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: tensor<64x64xi8>) -> tensor<64x64xi8> {
+  %y = quant_affine.quantize %x, %s range [-128, 127] block [1, 32] : (tensor<64x64xf32>, tensor<64x2xf32>) -> tensor<64x64xi8>
+  %r = bufferization.materialize_in_destination %y in %out : (tensor<64x64xi8>, tensor<64x64xi8>) -> tensor<64x64xi8>
+  return %r : tensor<64x64xi8>
+}
+
+// i4 values stored to memory stay scalar: memrefs give each i4 a byte, LLVM
+// packs vectors of i4, so a vector store would scramble the layout.
+// CHECK-LABEL: llvm.func @int4_into_buffer
+// CHECK-NOT: vector<{{[0-9]+}}xi4>
+// CHECK: llvm.store {{.*}} : i4, !llvm.ptr
+// CHECK-NOT: vector<{{[0-9]+}}xi4>
+// CHECK: llvm.return
+func.func @int4_into_buffer(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: memref<64x64xi4>) {
+  %y = quant_affine.quantize %x, %s range [-8, 7] block [1, 32] : (tensor<64x64xf32>, tensor<64x2xf32>) -> tensor<64x64xi4>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x64xi4>, memref<64x64xi4>) -> ()
+  return
+}
+
+// Dynamic shapes with a doubly-dynamic block encoding lower too (gather).
+// CHECK-LABEL: llvm.func @dynamic_qdq
+// CHECK: llvm.fdiv
+// CHECK: llvm.intr.roundeven
+func.func @dynamic_qdq(%x: tensor<?x?xf32>, %s: tensor<?x?xf32>, %out: memref<?x?xf32>) {
+  %y = quant_affine.qdq %x, %s range [0, 255] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
+  return
+}
