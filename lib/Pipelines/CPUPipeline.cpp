@@ -82,6 +82,10 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   QuantAffineVectorizePassOptions vectorize;
   vectorize.vectorWidth = options.vectorWidth;
   pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(vectorize));
+  // Masked transfers become plain masked ops before bufferization: buffer
+  // deallocation would otherwise insert ops into vector.mask regions, which
+  // allow only one.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -98,7 +102,6 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // 4. To the LLVM dialect.
-  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   VectorTransferToSCFOptions toSCF;
   toSCF.enableFullUnroll();
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));

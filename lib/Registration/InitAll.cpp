@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -41,6 +42,7 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
                   memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
   registerPipelineExtensions(registry);
+  func::registerInlinerExtension(registry);
 }
 
 void mlir::quant_affine::registerAllPasses() {

@@ -4,15 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The one place where the quantization formula becomes code. Tensor ops reach
-// it through linalg.generic bodies (QuantAffineToLinalg), vectors through
-// vectorization, so scalar, vector and tensor code compute the same bits.
+// Emits the formula of Utils/Formula.h as arith and math ops. Tensor ops reach
+// this through linalg.generic bodies (QuantAffineToLinalg), vectors through
+// vectorization, so scalar, vector and tensor code compute the same bits, and
+// the constant folder evaluates the same template with APFloat.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -31,12 +33,60 @@ using namespace mlir::quant_affine;
 
 namespace {
 
-/// Builds arith/math for one op at `loc`, on scalars or vectors of `shape`.
-class FormulaBuilder {
+/// The formula's arithmetic as arith/math ops at `loc`, on scalars or on
+/// vectors shaped like `shapeLike` (see Utils/Formula.h).
+class ArithEmitter {
 public:
-  FormulaBuilder(OpBuilder &b, Location loc, Type shapeLike)
-      : b(b), loc(loc), shapeLike(shapeLike) {}
+  using Value = mlir::Value;
 
+  ArithEmitter(OpBuilder &b, Location loc, Type shapeLike, FloatType compute)
+      : compute(compute), b(b), loc(loc), shapeLike(shapeLike) {}
+
+  FloatType compute;
+
+  Value constant(int64_t value) {
+    llvm::APFloat f(compute.getFloatSemantics());
+    (void)f.convertFromAPInt(llvm::APInt(64, value, /*isSigned=*/true),
+                             /*IsSigned=*/true,
+                             llvm::APFloat::rmNearestTiesToEven);
+    TypedAttr attr = b.getFloatAttr(compute, f);
+    if (auto vec = dyn_cast<VectorType>(like(compute)))
+      attr = SplatElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value roundEven(Value x) { return math::RoundEvenOp::create(b, loc, x); }
+  Value less(Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
+  }
+  Value select(Value p, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, p, x, y);
+  }
+  Value toFloat(Value v, FloatType to) {
+    auto from = cast<FloatType>(getElementTypeOrSelf(v));
+    if (from == to)
+      return v;
+    if (std::optional<FloatType> via = conversionIntermediate(from, to))
+      return toFloat(toFloat(v, *via), to);
+    if (from.getWidth() < to.getWidth())
+      return arith::ExtFOp::create(b, loc, like(to), v);
+    return arith::TruncFOp::create(b, loc, like(to), v);
+  }
+  Value intToFloat(Value v, FloatType to, bool isSigned) {
+    if (isSigned)
+      return arith::SIToFPOp::create(b, loc, like(to), v);
+    return arith::UIToFPOp::create(b, loc, like(to), v);
+  }
+  Value floatToInt(Value v, IntegerType to, bool isSigned) {
+    if (isSigned)
+      return arith::FPToSIOp::create(b, loc, like(to), v);
+    return arith::FPToUIOp::create(b, loc, like(to), v);
+  }
+
+private:
   /// `elem` with the shape of the op's operands.
   Type like(Type elem) const {
     if (auto vec = dyn_cast<VectorType>(shapeLike))
@@ -44,79 +94,6 @@ public:
     return elem;
   }
 
-  /// Converts a float value to the float type `to` with one rounding, except
-  /// that f64 to f16/bf16 rounds through f32, as PyTorch (and so AIMET) does.
-  /// bf16 <-> f16 goes through f32, which holds either exactly.
-  Value convertFloat(Value v, FloatType to) {
-    auto from = cast<FloatType>(getElementTypeOrSelf(v));
-    if (from == to)
-      return v;
-    FloatType f32 = b.getF32Type();
-    bool viaF32 = (from.isF64() && (to.isF16() || to.isBF16())) ||
-                  (from.getWidth() == to.getWidth());
-    if (viaF32)
-      return convertFloat(convertFloat(v, f32), to);
-    if (from.getWidth() < to.getWidth())
-      return arith::ExtFOp::create(b, loc, like(to), v);
-    return arith::TruncFOp::create(b, loc, like(to), v);
-  }
-
-  /// A float or integer value read as a number in C (integers signed iff
-  /// `isSigned`).
-  Value toCompute(Value v, FloatType c, bool isSigned) {
-    if (isa<FloatType>(getElementTypeOrSelf(v)))
-      return convertFloat(v, c);
-    if (isSigned)
-      return arith::SIToFPOp::create(b, loc, like(c), v);
-    return arith::UIToFPOp::create(b, loc, like(c), v);
-  }
-
-  /// The C value of result `resultElem` (float: rounded; integer: toward
-  /// zero, signed iff `isSigned`).
-  Value fromCompute(Value v, Type resultElem, bool isSigned) {
-    if (auto f = dyn_cast<FloatType>(resultElem))
-      return convertFloat(v, f);
-    if (isSigned)
-      return arith::FPToSIOp::create(b, loc, like(resultElem), v);
-    return arith::FPToUIOp::create(b, loc, like(resultElem), v);
-  }
-
-  Value constant(FloatType c, int64_t value) {
-    llvm::APFloat f(c.getFloatSemantics());
-    (void)f.convertFromAPInt(llvm::APInt(64, value, /*isSigned=*/true),
-                             /*IsSigned=*/true,
-                             llvm::APFloat::rmNearestTiesToEven);
-    TypedAttr attr = b.getFloatAttr(c, f);
-    if (auto vec = dyn_cast<VectorType>(like(c)))
-      attr = SplatElementsAttr::get(vec, attr);
-    return arith::ConstantOp::create(b, loc, attr);
-  }
-
-  /// clamp(roundeven(x / s) - o, qmin, qmax), everything already in C.
-  Value quantize(Value x, Value s, Value o, QuantRange range, FloatType c) {
-    Value lo = constant(c, range.qmin), hi = constant(c, range.qmax);
-    Value q = arith::DivFOp::create(b, loc, x, s);
-    q = math::RoundEvenOp::create(b, loc, q);
-    if (o)
-      q = arith::SubFOp::create(b, loc, q, o);
-    // min(max(q, lo), hi) as std::max/std::min: NaN stays NaN and -0.0
-    // stays -0.0 (maximumf would turn max(-0.0, 0.0) into +0.0).
-    Value below =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, q, lo);
-    q = arith::SelectOp::create(b, loc, below, lo, q);
-    Value above =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, hi, q);
-    return arith::SelectOp::create(b, loc, above, hi, q);
-  }
-
-  /// (q + o) * s, everything already in C.
-  Value dequantize(Value q, Value s, Value o) {
-    if (o)
-      q = arith::AddFOp::create(b, loc, q, o);
-    return arith::MulFOp::create(b, loc, q, s);
-  }
-
-private:
   OpBuilder &b;
   Location loc;
   Type shapeLike;
@@ -137,25 +114,20 @@ struct EncodingOpToArith : OpConversionPattern<OpT> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isElementwiseForm(op))
       return rewriter.notifyMatchFailure(op, "tensor form: lower to linalg");
-    Location loc = op.getLoc();
-    FormulaBuilder f(rewriter, loc, op.getInput().getType());
-    FloatType c = op.getEffectiveComputeType();
-    QuantRange range = op.getRange();
-    bool isSigned = range.isSigned();
-
-    Value x = f.toCompute(adaptor.getInput(), c, isSigned);
-    Value s = f.convertFloat(adaptor.getScale(), c);
-    Value o = adaptor.getOffset() ? f.convertFloat(adaptor.getOffset(), c)
-                                  : Value();
-    Value result;
-    if constexpr (Kind == EncodingOpKind::Dequantize)
-      result = f.dequantize(x, s, o);
-    else
-      result = f.quantize(x, s, o, range, c);
-    if constexpr (Kind == EncodingOpKind::QDQ)
-      result = f.dequantize(result, s, o);
-    Type resultElem = getElementTypeOrSelf(op.getResult().getType());
-    rewriter.replaceOp(op, f.fromCompute(result, resultElem, isSigned));
+    ArithEmitter emitter(rewriter, op.getLoc(), op.getInput().getType(),
+                         op.getEffectiveComputeType());
+    std::optional<Value> offset;
+    Type offsetElem;
+    if (Value o = adaptor.getOffset()) {
+      offset = o;
+      offsetElem = getElementTypeOrSelf(o);
+    }
+    Value result = evaluateEncodingOp(
+        emitter, Kind, op.getRange(), adaptor.getInput(),
+        getElementTypeOrSelf(adaptor.getInput()), adaptor.getScale(),
+        getElementTypeOrSelf(adaptor.getScale()), offset, offsetElem,
+        getElementTypeOrSelf(op.getResult().getType()));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -6,14 +6,37 @@
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/InliningUtils.h"
+
 using namespace mlir;
 using namespace mlir::quant_affine;
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOpsDialect.cpp.inc"
+
+namespace {
+/// Every quant_affine op is pure and region-free: always legal to inline.
+struct QuantAffineInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
 
 void QuantAffineDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOps.cpp.inc"
       >();
+  addInterfaces<QuantAffineInlinerInterface>();
+}
+
+Operation *QuantAffineDialect::materializeConstant(OpBuilder &builder,
+                                                  Attribute value, Type type,
+                                                  Location loc) {
+  auto typed = dyn_cast<TypedAttr>(value);
+  if (!typed || typed.getType() != type)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, type, typed);
 }

@@ -12,6 +12,8 @@
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 
+#include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -173,6 +175,19 @@ FloatType QDQOp::getEffectiveComputeType() {
   return quant_affine::getEffectiveComputeType(
       EncodingOpKind::QDQ, cast<FloatType>(getElementTypeOrSelf(getInput())),
       getRange(), explicitComputeType(*this));
+}
+
+OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
+  return foldEncodingOpConstants(*this, adaptor.getOperands(),
+                                 kCanonicalizeFoldLimit);
+}
+OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
+  return foldEncodingOpConstants(*this, adaptor.getOperands(),
+                                 kCanonicalizeFoldLimit);
+}
+OpFoldResult QDQOp::fold(FoldAdaptor adaptor) {
+  return foldEncodingOpConstants(*this, adaptor.getOperands(),
+                                 kCanonicalizeFoldLimit);
 }
 
 #define GET_OP_CLASSES

@@ -18,6 +18,9 @@ include "mlir/IR/AttrTypeBase.td"
 def QuantAffine_Dialect : Dialect {
   let name = "quant_affine";
   let cppNamespace = "::mlir::quant_affine";
+  // Folded constants are materialized as arith.constant.
+  let dependentDialects = ["arith::ArithDialect"];
+  let hasConstantMaterializer = 1;
   let summary = "Exact affine quantization with AIMET v2 semantics";
   let description = [{
     The `quant_affine` dialect models affine (scale and offset) quantization

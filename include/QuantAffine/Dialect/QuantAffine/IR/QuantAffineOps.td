@@ -104,6 +104,9 @@ class QuantAffine_EncodingOp<string mnemonic, Type inputType,
   ];
 
   let hasVerifier = 1;
+  // Constant folding (up to kCanonicalizeFoldLimit elements), computed by the
+  // same formula template as the generated code.
+  let hasFolder = 1;
 
   code sharedClassDeclaration = [{
     /// The integer grid [qmin, qmax] of this encoding.

@@ -60,6 +60,23 @@ def QuantAffineReshapeDestinationsPass
                            "bufferization::BufferizationDialect"];
 }
 
+def QuantAffineFoldConstantsPass : Pass<"quant-affine-fold-constants"> {
+  let summary = "Fold quant_affine ops on constants of any size";
+  let description = [{
+    Replaces every `quantize`, `dequantize` and `qdq` whose operands are
+    constants with an `arith.constant`, computed by the op folders' evaluator
+    (the formula template the generated code uses, in APFloat), without the
+    size limit of `-canonicalize` (65,536 elements). Use it to quantize
+    weights ahead of time.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t",
+           /*default=*/"std::numeric_limits<int64_t>::max()",
+           "Leave ops with larger results alone">
+  ];
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
 def QuantAffineMarkNontemporalPass
     : Pass<"quant-affine-mark-nontemporal", "func::FuncOp"> {
   let summary = "Make vector stores to memory non-temporal";

@@ -1,0 +1,121 @@
+//===- Formula.h - The quantization formula, written once -------*- C++ -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// quantize, dequantize and qdq as one template over the arithmetic that carries
+// them out. QuantAffineToArith instantiates it with a builder that emits arith
+// and math ops; the constant folder instantiates it with APFloat arithmetic in
+// the same IEEE rounding, so a folded constant has exactly the bits the
+// generated code computes. Neither has a copy of its own.
+//
+// An `Arith` provides:
+//   using Value = ...;
+//   FloatType compute;                          // C
+//   Value constant(int64_t v);                  // exact-as-possible v in C
+//   Value div(a, b), sub(a, b), add(a, b), mul(a, b), roundEven(a);
+//   Value less(a, b) -> predicate; Value select(p, a, b);
+//   Value toFloat(v, FloatType to);             // float -> float, see below
+//   Value intToFloat(v, FloatType to, bool isSigned);
+//   Value floatToInt(v, IntegerType to, bool isSigned);  // toward zero
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_FORMULA_H
+#define QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_FORMULA_H
+
+#include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+
+namespace mlir {
+namespace quant_affine {
+
+/// How a float value is converted to another float type: one rounding, except
+/// f64 -> f16/bf16 (through f32, as PyTorch does) and bf16 <-> f16 (through
+/// f32, which holds both exactly). Returns the intermediate type to go
+/// through, if any.
+inline std::optional<FloatType> conversionIntermediate(FloatType from,
+                                                       FloatType to) {
+  if (from == to)
+    return std::nullopt;
+  bool viaF32 = (from.isF64() && (to.isF16() || to.isBF16())) ||
+                from.getWidth() == to.getWidth();
+  if (viaF32)
+    return Float32Type::get(from.getContext());
+  return std::nullopt;
+}
+
+/// A float or integer operand `v` of element type `elem`, read in C.
+template <typename Arith>
+typename Arith::Value readInCompute(Arith &a, typename Arith::Value v,
+                                    Type elem, bool isSigned) {
+  if (isa<FloatType>(elem))
+    return a.toFloat(v, a.compute);
+  return a.intToFloat(v, a.compute, isSigned);
+}
+
+/// A C value written to result element type `elem` (integers toward zero).
+template <typename Arith>
+typename Arith::Value writeResult(Arith &a, typename Arith::Value v, Type elem,
+                                  bool isSigned) {
+  if (auto f = dyn_cast<FloatType>(elem))
+    return a.toFloat(v, f);
+  return a.floatToInt(v, cast<IntegerType>(elem), isSigned);
+}
+
+/// clamp(roundeven(x / s) - o, qmin, qmax), all in C. `o` is optional.
+/// The clamp is min(max(v, lo), hi) with std::max/std::min semantics: NaN
+/// passes through and -0.0 is kept (maximumf would turn it into +0.0).
+template <typename Arith>
+typename Arith::Value
+quantizeInCompute(Arith &a, typename Arith::Value x, typename Arith::Value s,
+                  std::optional<typename Arith::Value> o, QuantRange range) {
+  auto lo = a.constant(range.qmin), hi = a.constant(range.qmax);
+  auto q = a.roundEven(a.div(x, s));
+  if (o)
+    q = a.sub(q, *o);
+  q = a.select(a.less(q, lo), lo, q);
+  return a.select(a.less(hi, q), hi, q);
+}
+
+/// (q + o) * s, all in C. `o` is optional.
+template <typename Arith>
+typename Arith::Value
+dequantizeInCompute(Arith &a, typename Arith::Value q, typename Arith::Value s,
+                    std::optional<typename Arith::Value> o) {
+  if (o)
+    q = a.add(q, *o);
+  return a.mul(q, s);
+}
+
+/// One element of `kind` from operands of element types `inputElem`,
+/// `scaleElem`, `offsetElem` (null without offset) to `resultElem`.
+template <typename Arith>
+typename Arith::Value
+evaluateEncodingOp(Arith &a, EncodingOpKind kind, QuantRange range,
+                   typename Arith::Value x, Type inputElem,
+                   typename Arith::Value s, Type scaleElem,
+                   std::optional<typename Arith::Value> o, Type offsetElem,
+                   Type resultElem) {
+  bool isSigned = range.isSigned();
+  auto xc = readInCompute(a, x, inputElem, isSigned);
+  auto sc = readInCompute(a, s, scaleElem, isSigned);
+  std::optional<typename Arith::Value> oc;
+  if (o)
+    oc = readInCompute(a, *o, offsetElem, isSigned);
+  typename Arith::Value y = xc;
+  if (kind != EncodingOpKind::Dequantize)
+    y = quantizeInCompute(a, y, sc, oc, range);
+  if (kind != EncodingOpKind::Quantize)
+    y = dequantizeInCompute(a, y, sc, oc);
+  return writeResult(a, y, resultElem, isSigned);
+}
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_FORMULA_H

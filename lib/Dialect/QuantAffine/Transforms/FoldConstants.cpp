@@ -1,0 +1,59 @@
+//===- FoldConstants.cpp - fold quant_affine ops on large constants -------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEFOLDCONSTANTSPASS
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct QuantAffineFoldConstantsPass
+    : quant_affine::impl::QuantAffineFoldConstantsPassBase<
+          QuantAffineFoldConstantsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<quant_affine::QuantizeOp, quant_affine::DequantizeOp,
+              quant_affine::QDQOp>(op))
+        ops.push_back(op);
+    });
+    OpBuilder builder(&getContext());
+    for (Operation *op : ops) {
+      SmallVector<Attribute> operands;
+      for (Value operand : op->getOperands()) {
+        Attribute attr;
+        (void)matchPattern(operand, m_Constant(&attr));
+        operands.push_back(attr);
+      }
+      auto folded = dyn_cast_or_null<TypedAttr>(
+          quant_affine::foldEncodingOpConstants(op, operands, maxElements));
+      if (!folded)
+        continue;
+      builder.setInsertionPoint(op);
+      Value constant =
+          arith::ConstantOp::create(builder, op->getLoc(), folded);
+      op->getResult(0).replaceAllUsesWith(constant);
+      op->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,92 @@
+// RUN: quant-affine-opt %s -canonicalize -split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-fold-constants -split-input-file | FileCheck %s --check-prefix=PASS
+
+// Seed 000's tie: 0.1 / f32(1/15) = 1.5 rounds to 2 (a reciprocal multiply
+// would give 1.4999999 and round to 1).
+// CHECK-LABEL: func.func @scalar_tie
+// CHECK: %[[C:.*]] = arith.constant 2 : i8
+// CHECK: return %[[C]]
+func.func @scalar_tie() -> i8 {
+  %x = arith.constant 0.1 : f32
+  %s = arith.constant 0.0666666701 : f32
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (f32, f32) -> i8
+  return %q : i8
+}
+
+// -----
+
+// Half to even before the odd offset: roundeven(2.5) - 3 = -1 (not 0).
+// CHECK-LABEL: func.func @odd_offset_tie
+// CHECK: arith.constant -1.000000e+00 : f32
+func.func @odd_offset_tie() -> f32 {
+  %x = arith.constant 0.625 : f32
+  %s = arith.constant 0.25 : f32
+  %o = arith.constant 3.0 : f32
+  %q = quant_affine.quantize %x, %s, %o range [-8, 7] : (f32, f32, f32) -> f32
+  return %q : f32
+}
+
+// -----
+
+// Float results keep -0.0, NaN, and saturate infinities.
+// CHECK-LABEL: func.func @specials
+// CHECK: arith.constant dense<[-0.000000e+00, 0x7FC00000, 1.500000e+01, 0.000000e+00]> : vector<4xf32>
+func.func @specials() -> vector<4xf32> {
+  %x = arith.constant dense<[-0.01, 0x7FC00000, 0x7F800000, 0xFF800000]> : vector<4xf32>
+  %s = arith.constant dense<1.0> : vector<4xf32>
+  %q = quant_affine.quantize %x, %s range [0, 15] : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+  return %q : vector<4xf32>
+}
+
+// -----
+
+// Blocks: element j uses scale[j / 2].
+// CHECK-LABEL: func.func @blocks
+// CHECK: arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+func.func @blocks() -> tensor<4xf32> {
+  %x = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %s = arith.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %y = quant_affine.qdq %x, %s range [-128, 127] block [2] : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// -canonicalize folds up to 65,536 elements ...
+// CHECK-LABEL: func.func @at_limit
+// CHECK: arith.constant dense<2> : tensor<65536xi8>
+// CHECK-NOT: quant_affine
+func.func @at_limit() -> tensor<65536xi8> {
+  %x = arith.constant dense<1.0> : tensor<65536xf32>
+  %s = arith.constant dense<0.5> : tensor<f32>
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<65536xf32>, tensor<f32>) -> tensor<65536xi8>
+  return %q : tensor<65536xi8>
+}
+
+// -----
+
+// ... and leaves larger results to --quant-affine-fold-constants.
+// CHECK-LABEL: func.func @over_limit
+// CHECK: quant_affine.quantize
+// PASS-LABEL: func.func @over_limit
+// PASS: arith.constant dense<2> : tensor<65537xi8>
+// PASS-NOT: quant_affine
+func.func @over_limit() -> tensor<65537xi8> {
+  %x = arith.constant dense<1.0> : tensor<65537xf32>
+  %s = arith.constant dense<0.5> : tensor<f32>
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<65537xf32>, tensor<f32>) -> tensor<65537xi8>
+  return %q : tensor<65537xi8>
+}
+
+// -----
+
+// Operands that are not constant: nothing folds.
+// CHECK-LABEL: func.func @not_constant
+// CHECK: quant_affine.dequantize
+// PASS-LABEL: func.func @not_constant
+// PASS: quant_affine.dequantize
+func.func @not_constant(%q: tensor<4xi8>) -> tensor<4xf32> {
+  %s = arith.constant dense<0.5> : tensor<f32>
+  %y = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<4xi8>, tensor<f32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
