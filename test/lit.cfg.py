@@ -26,6 +26,8 @@ config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%quant_affine_src_root", config.quant_affine_src_root))
 config.substitutions.append(("%quant_affine_obj_root", config.quant_affine_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+config.substitutions.append(("%quant_affine_tools_dir", config.quant_affine_tools_dir))
 
 # QUANT_AFFINE_VERIFY_ROUNDTRIP=1 makes every driver call also check that its
 # output parses back to the same IR (as CIRCT's switch does).

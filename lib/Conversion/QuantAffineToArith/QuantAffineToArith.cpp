@@ -54,12 +54,20 @@ public:
       attr = SplatElementsAttr::get(vec, attr);
     return arith::ConstantOp::create(b, loc, attr);
   }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value roundEven(Value x) { return math::RoundEvenOp::create(b, loc, x); }
+  Value div(Value x, Value y) { return binary<arith::DivFOp>(x, y); }
+  Value sub(Value x, Value y) { return binary<arith::SubFOp>(x, y); }
+  Value add(Value x, Value y) { return binary<arith::AddFOp>(x, y); }
+  Value mul(Value x, Value y) { return binary<arith::MulFOp>(x, y); }
+  Value roundEven(Value x) {
+    if (!compute.isBF16())
+      return math::RoundEvenOp::create(b, loc, x);
+    return roundToBF16(math::RoundEvenOp::create(b, loc, widenBF16(x)));
+  }
   Value less(Value x, Value y) {
+    if (compute.isBF16()) {
+      x = widenBF16(x);
+      y = widenBF16(y);
+    }
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
   }
   Value select(Value p, Value x, Value y) {
@@ -71,6 +79,10 @@ public:
       return v;
     if (std::optional<FloatType> via = conversionIntermediate(from, to))
       return toFloat(toFloat(v, *via), to);
+    if (from.isBF16() && to.isF32())
+      return widenBF16(v);
+    if (from.isF32() && to.isBF16())
+      return roundToBF16(v);
     if (from.getWidth() < to.getWidth())
       return arith::ExtFOp::create(b, loc, like(to), v);
     return arith::TruncFOp::create(b, loc, like(to), v);
@@ -87,6 +99,54 @@ public:
   }
 
 private:
+  /// One arithmetic step in C. bf16 steps run in f32 and round to bf16 in
+  /// software: LLVM would otherwise promote bf16 arithmetic to f32 itself and
+  /// narrow with VCVTNEPS2BF16 (see roundToBF16). With 24 >= 2 * 8 + 2 bits,
+  /// rounding the f32 result once gives the correctly rounded bf16 result.
+  template <typename OpTy>
+  Value binary(Value x, Value y) {
+    if (!compute.isBF16())
+      return OpTy::create(b, loc, x, y);
+    return roundToBF16(OpTy::create(b, loc, widenBF16(x), widenBF16(y)));
+  }
+
+  /// bf16 -> f32 is a 16-bit shift of the bits: exact by construction.
+  Value widenBF16(Value v) {
+    Value bits = arith::BitcastOp::create(b, loc, like(b.getI16Type()), v);
+    Value wide = arith::ExtUIOp::create(b, loc, like(b.getI32Type()), bits);
+    Value shifted = arith::ShLIOp::create(b, loc, wide, intConstant(32, 16));
+    return arith::BitcastOp::create(b, loc, like(b.getF32Type()), shifted);
+  }
+
+  /// f32 -> bf16 rounded to nearest, ties to even, in integer arithmetic, as
+  /// PyTorch's c10::BFloat16 does. arith.truncf would do, but on CPUs with
+  /// AVX512-BF16 LLVM selects VCVTNEPS2BF16, which flushes subnormal inputs
+  /// and results to zero whatever MXCSR says; the differential tester caught
+  /// that. NaN becomes the quiet NaN 0x7FC0.
+  Value roundToBF16(Value v) {
+    Value bits = arith::BitcastOp::create(b, loc, like(b.getI32Type()), v);
+    Value lsb = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, intConstant(32, 16)),
+        intConstant(32, 1));
+    Value bias = arith::AddIOp::create(b, loc, lsb, intConstant(32, 0x7FFF));
+    Value rounded = arith::ShRUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, bits, bias), intConstant(32, 16));
+    Value narrow =
+        arith::TruncIOp::create(b, loc, like(b.getI16Type()), rounded);
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    Value result =
+        arith::SelectOp::create(b, loc, isNaN, intConstant(16, 0x7FC0), narrow);
+    return arith::BitcastOp::create(b, loc, like(b.getBF16Type()), result);
+  }
+
+  Value intConstant(unsigned width, int64_t value) {
+    TypedAttr attr = b.getIntegerAttr(b.getIntegerType(width), value);
+    if (auto vec = dyn_cast<VectorType>(like(b.getIntegerType(width))))
+      attr = SplatElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+
   /// `elem` with the shape of the op's operands.
   Type like(Type elem) const {
     if (auto vec = dyn_cast<VectorType>(shapeLike))

@@ -35,14 +35,24 @@ func.func @quantize_unsigned_no_offset(%x: f32, %s: f32) -> i8 {
 
 // -----
 
-// 8-bit qdq of bf16 computes in f32: extend in, truncate out once.
+// 8-bit qdq of bf16 computes in f32. bf16 widens by a shift and narrows by
+// integer round-to-nearest-even (arith.truncf to bf16 becomes VCVTNEPS2BF16
+// on AVX512-BF16 CPUs, which flushes subnormals).
 // CHECK-LABEL: func.func @qdq_bf16_vector
 // CHECK-SAME: (%[[X:.*]]: vector<16xbf16>, %[[S:.*]]: vector<16xf32>)
-// CHECK: %[[XE:.*]] = arith.extf %[[X]] : vector<16xbf16> to vector<16xf32>
+// CHECK: %[[XI:.*]] = arith.bitcast %[[X]] : vector<16xbf16> to vector<16xi16>
+// CHECK: %[[XW:.*]] = arith.extui %[[XI]] : vector<16xi16> to vector<16xi32>
+// CHECK: %[[XS:.*]] = arith.shli %[[XW]], %{{.*}} : vector<16xi32>
+// CHECK: %[[XE:.*]] = arith.bitcast %[[XS]] : vector<16xi32> to vector<16xf32>
 // CHECK: %[[D:.*]] = arith.divf %[[XE]], %[[S]] : vector<16xf32>
 // CHECK: math.roundeven %[[D]] : vector<16xf32>
 // CHECK: %[[Y:.*]] = arith.mulf %{{.*}}, %[[S]] : vector<16xf32>
-// CHECK: arith.truncf %[[Y]] : vector<16xf32> to vector<16xbf16>
+// CHECK: %[[YB:.*]] = arith.bitcast %[[Y]] : vector<16xf32> to vector<16xi32>
+// CHECK: arith.addi %[[YB]], %{{.*}} : vector<16xi32>
+// CHECK: arith.cmpf uno, %[[Y]], %[[Y]] : vector<16xf32>
+// CHECK: arith.bitcast %{{.*}} : vector<16xi16> to vector<16xbf16>
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
 func.func @qdq_bf16_vector(%x: vector<16xbf16>, %s: vector<16xf32>) -> vector<16xbf16> {
   %y = quant_affine.qdq %x, %s range [-128, 127] : (vector<16xbf16>, vector<16xf32>) -> vector<16xbf16>
   return %y : vector<16xbf16>
@@ -50,10 +60,14 @@ func.func @qdq_bf16_vector(%x: vector<16xbf16>, %s: vector<16xf32>) -> vector<16
 
 // -----
 
-// An explicit compute type wins: the f32 scale is rounded to bf16.
+// An explicit compute type wins: the f32 scale is rounded to bf16, and each
+// bf16 step runs in f32 with a software rounding back to bf16 (no bf16
+// arithmetic reaches LLVM, which would narrow with a flushing instruction).
 // CHECK-LABEL: func.func @qdq_explicit_bf16
-// CHECK: %[[S:.*]] = arith.truncf %{{.*}} : f32 to bf16
-// CHECK: arith.divf %{{.*}}, %[[S]] : bf16
+// CHECK: %[[S:.*]] = arith.bitcast %{{.*}} : i16 to bf16
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: arith.divf %{{.*}} : bf16
+// CHECK-NOT: arith.mulf %{{.*}} : bf16
 func.func @qdq_explicit_bf16(%x: bf16, %s: f32) -> bf16 {
   %y = quant_affine.qdq %x, %s range [-128, 127] compute bf16 : (bf16, f32) -> bf16
   return %y : bf16

@@ -107,6 +107,8 @@ class QuantAffine_EncodingOp<string mnemonic, Type inputType,
   // Constant folding (up to kCanonicalizeFoldLimit elements), computed by the
   // same formula template as the generated code.
   let hasFolder = 1;
+  // Exact canonicalizations (QuantAffineCanonicalize.cpp).
+  let hasCanonicalizer = 1;
 
   code sharedClassDeclaration = [{
     /// The integer grid [qmin, qmax] of this encoding.

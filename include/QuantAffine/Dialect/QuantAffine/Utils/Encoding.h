@@ -61,6 +61,7 @@ struct QuantRange {
   bool operator==(const QuantRange &other) const {
     return qmin == other.qmin && qmax == other.qmax;
   }
+  bool operator!=(const QuantRange &other) const { return !(*this == other); }
 };
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,411 @@
+//===- QuantAffineCanonicalize.cpp - exact canonicalization patterns ------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every pattern here is a refinement: for every input, NaN, infinities, ties
+// and signed zeros included, the rewritten IR computes the original bits
+// (NaN may only replace NaN or poison). Where that holds only under a
+// condition, the pattern checks it and does not fire otherwise; the reasoning
+// is next to each check and docs/Canonicalization.md collects it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Constant encodings
+//===----------------------------------------------------------------------===//
+
+/// The elements of a constant scale or offset, or nothing if not constant.
+std::optional<SmallVector<llvm::APFloat>> constantElements(Value v) {
+  Attribute attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return SmallVector<llvm::APFloat>{f.getValue()};
+  auto dense = dyn_cast<DenseFPElementsAttr>(attr);
+  if (!dense)
+    return std::nullopt;
+  return llvm::to_vector(dense.getValues<llvm::APFloat>());
+}
+
+/// `v` converted to C as the generated code converts it (Utils/Formula.h).
+llvm::APFloat inCompute(llvm::APFloat v, FloatType c) {
+  bool losesInfo;
+  MLIRContext *ctx = c.getContext();
+  if (&v.getSemantics() == &llvm::APFloat::IEEEdouble() &&
+      (c.isF16() || c.isBF16()))
+    (void)v.convert(Float32Type::get(ctx).getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  (void)v.convert(c.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  return v;
+}
+
+/// The largest |qmin + o|, |qmax + o| over the offsets (0 when absent), if
+/// every offset in C is a finite integer and the sums fit int64; otherwise
+/// nothing. Zero offsets of either sign are fine: q = r - o is -0.0 only for
+/// o = +0.0, and then q + o = +0.0, so k = q + o is never -0.0.
+std::optional<uint64_t> maxGridPlusOffset(QuantRange range, Value offset,
+                                          FloatType c) {
+  auto absOf = [](int64_t v) {
+    return v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1
+                 : static_cast<uint64_t>(v);
+  };
+  uint64_t best = std::max(absOf(range.qmin), absOf(range.qmax));
+  if (!offset)
+    return best;
+  std::optional<SmallVector<llvm::APFloat>> offsets = constantElements(offset);
+  if (!offsets)
+    return std::nullopt;
+  for (llvm::APFloat o : *offsets) {
+    o = inCompute(o, c);
+    if (!o.isFinite() || !o.isInteger())
+      return std::nullopt;
+    llvm::APSInt value(64, /*isUnsigned=*/false);
+    bool exact;
+    if (o.convertToInteger(value, llvm::APFloat::rmTowardZero, &exact) !=
+        llvm::APFloat::opOK)
+      return std::nullopt;
+    int64_t lo, hi;
+    if (llvm::AddOverflow(range.qmin, value.getExtValue(), lo) ||
+        llvm::AddOverflow(range.qmax, value.getExtValue(), hi))
+      return std::nullopt;
+    best = std::max({best, absOf(lo), absOf(hi)});
+  }
+  return best;
+}
+
+/// Whether, for every integer k with |k| <= maxK and every scale s, the
+/// computation fl(fl(k * s) / s) in C returns k exactly, so that quantizing a
+/// dequantized grid value gives the grid value back.
+///
+/// Argument: with s normal, nonzero and finite and no overflow in k * s, each
+/// of the two roundings has relative error at most u = 2^-p, so the result is
+/// k (1 + e) with |e| <= 2u + u^2, off from k by less than 0.5 when
+/// |k| <= 2^(p-3); roundeven then returns k. (k = 0 gives a signed zero,
+/// which roundeven keeps and which the checks above make harmless.)
+bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
+  unsigned p = llvm::APFloat::semanticsPrecision(c.getFloatSemantics());
+  if (maxK > (uint64_t{1} << (p - 3)))
+    return false;
+  std::optional<SmallVector<llvm::APFloat>> scales = constantElements(scale);
+  if (!scales)
+    return false;
+  llvm::APFloat k(c.getFloatSemantics());
+  (void)k.convertFromAPInt(llvm::APInt(64, maxK), /*IsSigned=*/false,
+                           llvm::APFloat::rmNearestTiesToEven);
+  for (llvm::APFloat s : *scales) {
+    s = inCompute(s, c);
+    if (!s.isFiniteNonZero() || s.isDenormal())
+      return false;
+    llvm::APFloat product = k;
+    if (product.multiply(abs(s), llvm::APFloat::rmNearestTiesToEven) &
+        llvm::APFloat::opOverflow)
+      return false;
+    if (!product.isFinite())
+      return false;
+  }
+  return true;
+}
+
+/// Whether two encoding operands are the same: one value, or equal constants
+/// (canonicalization may give each op its own copy of a constant).
+bool sameOperand(Value a, Value b) {
+  if (a == b)
+    return true;
+  Attribute x, y;
+  return a && b && matchPattern(a, m_Constant(&x)) &&
+         matchPattern(b, m_Constant(&y)) && x == y;
+}
+
+/// Whether two ops use the same encoding: same scale and offset, grid,
+/// block sizes and effective compute type.
+template <typename A, typename B>
+bool sameEncoding(A a, B b) {
+  return sameOperand(a.getScale(), b.getScale()) &&
+         sameOperand(a.getOffset(), b.getOffset()) &&
+         a.getRange() == b.getRange() &&
+         a.getBlockSizeAttr() == b.getBlockSizeAttr() &&
+         a.getEffectiveComputeType() == b.getEffectiveComputeType();
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns on one op
+//===----------------------------------------------------------------------===//
+
+/// A compute_type equal to what the default rule picks says nothing: drop it.
+template <typename OpT>
+struct DropDefaultComputeType : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getComputeTypeAttr())
+      return rewriter.notifyMatchFailure(op, "no compute_type");
+    FloatType explicitType = op.getEffectiveComputeType();
+    rewriter.startOpModification(op);
+    op.removeComputeTypeAttr();
+    if (op.getEffectiveComputeType() != explicitType) {
+      op.setComputeTypeAttr(TypeAttr::get(explicitType));
+      rewriter.cancelOpModification(op);
+      return rewriter.notifyMatchFailure(op, "differs from the default");
+    }
+    rewriter.finalizeOpModification(op);
+    return success();
+  }
+};
+
+/// block_size normalized: dropped where every scale dim is broadcast (size 1)
+/// or per element (block 1), which is the same encoding without it; otherwise
+/// wildcards resolved where the shapes are static.
+template <typename OpT>
+struct NormalizeBlockSize : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    DenseI64ArrayAttr attr = op.getBlockSizeAttr();
+    if (!attr)
+      return rewriter.notifyMatchFailure(op, "no block_size");
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto scale = cast<RankedTensorType>(op.getScale().getType());
+    SmallVector<int64_t> resolved =
+        resolveBlockSizes(input.getShape(), scale.getShape(), attr.asArrayRef());
+    bool redundant = true;
+    for (auto [d, b] : llvm::enumerate(resolved)) {
+      int64_t s = scale.getDimSize(d);
+      redundant &= s == 1 || (b == 1 && !ShapedType::isDynamic(s));
+    }
+    if (redundant) {
+      rewriter.modifyOpInPlace(op, [&] { op.removeBlockSizeAttr(); });
+      return success();
+    }
+    SmallVector<int64_t> normalized(attr.asArrayRef());
+    for (auto [d, b] : llvm::enumerate(resolved))
+      if (normalized[d] == -1 && !ShapedType::isDynamic(b))
+        normalized[d] = b;
+    if (ArrayRef<int64_t>(normalized) == attr.asArrayRef())
+      return rewriter.notifyMatchFailure(op, "already normal");
+    rewriter.modifyOpInPlace(
+        op, [&] { op.setBlockSizeAttr(rewriter.getDenseI64ArrayAttr(normalized)); });
+    return success();
+  }
+};
+
+/// Splat scale (and splat or absent offset) tensors become per-tensor (rank 0)
+/// constants: every element used the same values anyway.
+template <typename OpT>
+struct ReduceUniformEncoding : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    auto scaleType = dyn_cast<RankedTensorType>(op.getScale().getType());
+    if (!scaleType || (scaleType.getRank() == 0 && !op.getBlockSizeAttr()))
+      return rewriter.notifyMatchFailure(op, "not a tensor or already uniform");
+    auto splatOf = [](Value v) -> Attribute {
+      SplatElementsAttr attr;
+      if (!v || !matchPattern(v, m_Constant(&attr)))
+        return {};
+      return attr.getSplatValue<Attribute>();
+    };
+    Attribute scale = splatOf(op.getScale());
+    Attribute offset = splatOf(op.getOffset());
+    if (!scale || (op.getOffset() && !offset))
+      return rewriter.notifyMatchFailure(op, "encoding is not uniform");
+    auto rank0 = [&](Value v, Attribute value) -> Value {
+      auto type = RankedTensorType::get({}, getElementTypeOrSelf(v));
+      return arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          DenseElementsAttr::get(type, cast<TypedAttr>(value)));
+    };
+    Value newScale = rank0(op.getScale(), scale);
+    Value newOffset = offset ? rank0(op.getOffset(), offset) : Value();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getScaleMutable().assign(newScale);
+      if (newOffset)
+        op.getOffsetMutable().assign(newOffset);
+      op.removeBlockSizeAttr();
+    });
+    return success();
+  }
+};
+
+/// A constant-zero offset dropped, where that is exact:
+/// - quantize: q - (+0.0) == q for every q (-0.0 and NaN included), but
+///   -0.0 - (-0.0) == +0.0, so only all-(+0.0) offsets go.
+/// - dequantize of integers: q + (+-0.0) == q, as sitofp/uitofp never give
+///   -0.0.
+/// - dequantize of floats and qdq keep it: (-0.0 + 0.0) * s is +0.0 * s, while
+///   without the add -0.0 * s keeps the sign.
+template <typename OpT>
+struct DropZeroOffset : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<llvm::APFloat>> offsets =
+        constantElements(op.getOffset());
+    if (!offsets)
+      return rewriter.notifyMatchFailure(op, "no constant offset");
+    bool integerInput = isa<IntegerType>(getElementTypeOrSelf(op.getInput()));
+    bool allowNegativeZero =
+        isa<DequantizeOp>(op.getOperation()) && integerInput;
+    bool exact = isa<QuantizeOp>(op.getOperation()) || allowNegativeZero;
+    if (!exact)
+      return rewriter.notifyMatchFailure(op, "the add of zero changes -0.0");
+    for (const llvm::APFloat &o : *offsets)
+      if (!o.isZero() || (o.isNegative() && !allowNegativeZero))
+        return rewriter.notifyMatchFailure(op, "offset not a dropable zero");
+    rewriter.modifyOpInPlace(op, [&] { op.getOffsetMutable().clear(); });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Patterns on pairs of ops
+//===----------------------------------------------------------------------===//
+
+/// qdq(qdq(x, E), E) -> qdq(x, E). Exact when nothing rounds between the two
+/// (result type == C) and the grid round-trips: y = (q + o) * s with
+/// k = q + o an integer (integer offsets), and roundeven(y / s) must give k
+/// back (roundTripsGrid); then the second qdq recomputes q from k exactly.
+struct FoldQDQOfQDQ : OpRewritePattern<QDQOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QDQOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<QDQOp>();
+    if (!inner || !sameEncoding(op, inner))
+      return rewriter.notifyMatchFailure(op, "not qdq of qdq with equal E");
+    FloatType c = op.getEffectiveComputeType();
+    if (getElementTypeOrSelf(op.getType()) != c)
+      return rewriter.notifyMatchFailure(op, "the inner result is rounded");
+    std::optional<uint64_t> maxK =
+        maxGridPlusOffset(op.getRange(), op.getOffset(), c);
+    if (!maxK || !roundTripsGrid(*maxK, op.getScale(), c))
+      return rewriter.notifyMatchFailure(op, "grid may not round-trip");
+    rewriter.replaceOp(op, inner.getResult());
+    return success();
+  }
+};
+
+/// Whether every value of `from` converts to `to` and back unchanged.
+bool widensExactly(FloatType from, Type to) {
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (!toFloat)
+    return false;
+  if (from == toFloat)
+    return true;
+  const auto &a = from.getFloatSemantics(), &b = toFloat.getFloatSemantics();
+  return llvm::APFloat::semanticsPrecision(a) <=
+             llvm::APFloat::semanticsPrecision(b) &&
+         llvm::APFloat::semanticsMaxExponent(a) <=
+             llvm::APFloat::semanticsMaxExponent(b) &&
+         llvm::APFloat::semanticsMinExponent(a) >=
+             llvm::APFloat::semanticsMinExponent(b);
+}
+
+/// dequantize(quantize(x, E), E) -> qdq(x, E). Exact when both compute in the
+/// same C, the dequantize result has x's type, and the stored q reads back as
+/// the same value in C:
+/// - a float q type that holds every C value exactly;
+/// - an integer q: the offset is a constant of integers (q is then an
+///   integer) and present (without it, q = roundeven(x / s) may be -0.0,
+///   which the integer turns into +0.0 and q * s keeps; with it, q + o is
+///   +0.0 either way), and the grid is exact in C.
+struct FoldDequantizeOfQuantize : OpRewritePattern<DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto quantize = op.getInput().getDefiningOp<QuantizeOp>();
+    if (!quantize || !sameEncoding(op, quantize))
+      return rewriter.notifyMatchFailure(op, "not dequantize of quantize");
+    Value x = quantize.getInput();
+    if (x.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "result type differs from x");
+    FloatType c = op.getEffectiveComputeType();
+    Type stored = getElementTypeOrSelf(quantize.getType());
+    if (isa<IntegerType>(stored)) {
+      std::optional<uint64_t> maxK =
+          maxGridPlusOffset(op.getRange(), op.getOffset(), c);
+      unsigned p = llvm::APFloat::semanticsPrecision(c.getFloatSemantics());
+      if (!op.getOffset() || !maxK || *maxK >= (uint64_t{1} << (p - 1)))
+        return rewriter.notifyMatchFailure(op, "integer q may differ");
+    } else if (!widensExactly(c, stored)) {
+      return rewriter.notifyMatchFailure(op, "float q rounds");
+    }
+    // The new qdq computes in C by the default rule for x's type unless told.
+    FloatType qdqDefault = getEffectiveComputeType(
+        EncodingOpKind::QDQ, cast<FloatType>(getElementTypeOrSelf(x)),
+        op.getRange());
+    rewriter.replaceOpWithNewOp<QDQOp>(
+        op, x, op.getScale(), op.getOffset(), op.getRange(),
+        op.getBlockSizeAttr() ? op.getBlockSizeAttr().asArrayRef()
+                              : ArrayRef<int64_t>(),
+        qdqDefault == c ? Type() : Type(c));
+    return success();
+  }
+};
+
+/// quantize(dequantize(q, E), E) -> q for integer q whose type holds exactly
+/// the grid (so every q is in range), when the dequantized value reaches the
+/// quantize unrounded (its type is C) and the grid round-trips.
+struct FoldQuantizeOfDequantize : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto dequantize = op.getInput().getDefiningOp<DequantizeOp>();
+    if (!dequantize || !sameEncoding(op, dequantize))
+      return rewriter.notifyMatchFailure(op, "not quantize of dequantize");
+    Value q = dequantize.getInput();
+    auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(q));
+    if (!intType || q.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "not the same integer type");
+    if (QuantRange::ofInteger(intType.getWidth(), op.getRange().isSigned()) !=
+        op.getRange())
+      return rewriter.notifyMatchFailure(op, "q may lie outside the grid");
+    FloatType c = op.getEffectiveComputeType();
+    if (getElementTypeOrSelf(dequantize.getType()) != c)
+      return rewriter.notifyMatchFailure(op, "the dequantized value rounds");
+    std::optional<uint64_t> maxK =
+        maxGridPlusOffset(op.getRange(), op.getOffset(), c);
+    if (!maxK || !roundTripsGrid(*maxK, op.getScale(), c))
+      return rewriter.notifyMatchFailure(op, "grid may not round-trip");
+    rewriter.replaceOp(op, q);
+    return success();
+  }
+};
+
+} // namespace
+
+void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                             MLIRContext *context) {
+  patterns.add<DropDefaultComputeType<QuantizeOp>,
+               NormalizeBlockSize<QuantizeOp>, ReduceUniformEncoding<QuantizeOp>,
+               DropZeroOffset<QuantizeOp>, FoldQuantizeOfDequantize>(context);
+}
+
+void DequantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                               MLIRContext *context) {
+  patterns.add<DropDefaultComputeType<DequantizeOp>,
+               NormalizeBlockSize<DequantizeOp>,
+               ReduceUniformEncoding<DequantizeOp>,
+               DropZeroOffset<DequantizeOp>, FoldDequantizeOfQuantize>(context);
+}
+
+void QDQOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                        MLIRContext *context) {
+  patterns.add<DropDefaultComputeType<QDQOp>, NormalizeBlockSize<QDQOp>,
+               ReduceUniformEncoding<QDQOp>, DropZeroOffset<QDQOp>,
+               FoldQDQOfQDQ>(context);
+}

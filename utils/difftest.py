@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""Differential tester for quant_affine rewrites.
+
+usage: utils/difftest.py [--seed S] [--count N] [--opt TOOL] [--runner RUNNER]
+                         [--libdir DIR] [--batch B] [--keep DIR]
+
+Generates N random cases. A case is a chain of one to three quant_affine ops
+sharing one encoding (the shapes the folds look for: qdq of qdq, dequantize of
+quantize, quantize of dequantize, single ops), with random input types
+(f16/bf16/f32/f64), storage (i1..i16, f16/f32), grids, granularities
+(per-tensor, per-channel, blocks), constant scales and offsets drawn from edge
+sets (subnormal, zero, negative, huge, 0.1, powers of two; offsets integer,
+0.5, +-0.0) and inputs with NaN, +-Inf, ties, huge and subnormal values.
+
+Each batch of cases is compiled and run three ways and the printed bits are
+compared:
+  A  --quant-affine-cpu-pipeline                      (generated code)
+  B  -canonicalize, then the pipeline                 (the rewrites)
+  C  -inline -canonicalize, then the pipeline         (reference: every op
+                                                       folded by the evaluator)
+A lane whose value may go through NaN-to-integer (poison: a NaN input, or a
+zero or infinite scale on an integer path) is not compared.
+Prints `N cases, M mismatches` and exits 1 on any mismatch.
+"""
+import argparse
+import math
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+FLOATS = ["f16", "bf16", "f32", "f64"]
+WIDTH = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
+def f32_bits(v):
+    try:
+        return struct.unpack("<I", struct.pack("<f", v))[0]
+    except OverflowError:  # beyond f32: the data holds an infinity
+        return 0x7F800000 if v > 0 else 0xFF800000
+
+
+def to_bits(v, dt):
+    """Bits of v rounded to dt (bf16 by truncation of an exactly-bf16 value)."""
+    if dt == "f16":
+        try:
+            return struct.unpack("<H", struct.pack("<e", v))[0]
+        except OverflowError:
+            return 0x7C00 if v > 0 else 0xFC00
+    if dt == "bf16":
+        return f32_bits(v) >> 16
+    if dt == "f32":
+        return f32_bits(v)
+    return struct.unpack("<Q", struct.pack("<d", v))[0]
+
+
+def bf16_exact(v):
+    """v rounded down to a bf16 value (clearing low bits keeps it exact)."""
+    b = f32_bits(v) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+
+
+def hex_dense(values, dt):
+    w = WIDTH[dt] // 8
+    return "0x" + "".join(to_bits(v, dt).to_bytes(w, "little").hex().upper() for v in values)
+
+
+def ttype(shape, elem):
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elem)
+
+
+class Gen:
+    def __init__(self, rng):
+        self.rng = rng
+
+    def value(self, scale):
+        r = self.rng.random()
+        if r < 0.06:
+            return self.rng.choice([float("nan"), float("inf"), float("-inf")])
+        if r < 0.14:  # zeros, and values that round to -0.0
+            return self.rng.choice([-0.0, 0.0, -0.2 * scale, 0.3 * scale])
+        if r < 0.22:  # far out of range: the clamp decides
+            return self.rng.choice([1e30, -1e30, 1e4 * scale, -1e4 * scale, 65504.0, 70000.0])
+        if r < 0.25:
+            return self.rng.choice([1e-40, -3e-39])
+        if r < 0.32:  # large grid values, where k * s / s may miss k
+            return (self.rng.randint(-2 ** 23, 2 ** 23) + self.rng.random()) * scale
+        if r < 0.35:  # exact ties of x / s for power-of-two scales
+            return (self.rng.randint(-300, 300) + 0.5) * scale
+        return self.rng.gauss(0, 40) * scale
+
+    def scale(self, c):
+        r = self.rng.random()
+        if r < 0.05:
+            return self.rng.choice([0.0, -0.25, 1e-40, 1e-30, 3e38])
+        if r < 0.45:
+            return 2.0 ** self.rng.randint(-8, 3)
+        return self.rng.choice([0.1, 1 / 15, 0.0173, 0.3, 7.0])
+
+    def offset(self):
+        r = self.rng.random()
+        if r < 0.25:
+            return self.rng.choice([0.5, -0.0, 0.0, -1.5, 0.7, -0.3])
+        return float(self.rng.randint(-5, 5))
+
+    def case(self, name):
+        rng = self.rng
+        xdt = rng.choice(FLOATS + ["f32", "f64"])
+        kind = rng.choice(["qdq-qdq", "qdq-qdq", "deq-q", "deq-q", "q-deq", "q-deq", "qdq", "q", "deq"])
+        bits = rng.choice([1, 4, 8, 8, 8, 12, 16, 21, 22])
+        signed = rng.random() < 0.5
+        n = 2 ** bits - 1
+        qmin, qmax = (-((n + 1) // 2), n // 2) if signed else (0, n)
+        rank = rng.choice([1, 2, 2, 3])
+        shape = [rng.choice([2, 3, 4]) for _ in range(rank - 1)] + [rng.choice([8, 16, 32])]
+        gran = rng.choice(["tensor", "channel", "block", "last"])
+        if gran == "tensor":
+            sshape, block = [], None
+        elif gran == "channel":
+            sshape, block = [shape[0]] + [1] * (rank - 1), None
+        elif gran == "last":
+            sshape, block = [shape[-1]], None
+        else:
+            b = rng.choice([2, 4, 8])
+            sshape, block = [shape[-1] // b], [rng.choice([b, -1])]
+        nscale = 1
+        for d in sshape:
+            nscale *= d
+        base = self.scale("f32")
+        scales = [base if rng.random() < 0.7 else self.scale("f32") for _ in range(nscale)]
+        has_offset = rng.random() < 0.7
+        offsets = [self.offset() for _ in range(nscale)] if has_offset else None
+        nx = 1
+        for d in shape:
+            nx *= d
+        xs = [self.value(abs(base) if base not in (0.0,) else 1.0) for _ in range(nx)]
+        if xdt == "bf16":
+            xs = [bf16_exact(v) if not math.isnan(v) and not math.isinf(v) else v for v in xs]
+        storage = rng.choice(["int", "int", "float", xdt])
+        if storage == "int":
+            w = max(bits, 1)
+            sdt = "i%d" % w
+        elif storage == "float":
+            sdt = rng.choice(["f16", "f32"])
+        else:
+            sdt = xdt
+        compute = rng.choice([None, None, None, "f32", "f32", "f64"])
+        if rng.random() < 0.5:
+            # Fold stress: shapes where every chain fold may fire, with the
+            # values that decide whether it may (non-integer and zero
+            # offsets, grids near 2^(p-3), clamped inputs).
+            xdt = rng.choice(["f32", "f64"])
+            kind = rng.choice(["qdq-qdq", "deq-q", "q-deq"])
+            compute = rng.choice([None, xdt])
+            if xdt == "f32" and rng.random() < 0.3:
+                qmin, qmax, compute = 0, rng.choice([2 ** 21, 2 ** 21 + 1, 2 ** 23 - 1]), "f32"
+            scales = [rng.choice([0.1, 1 / 15, 0.3, 0.0173, 2.0 ** -4])] * nscale
+            if has_offset or rng.random() < 0.5:
+                o = rng.choice([0.7, -0.3, 0.5, -1.5, 3.0, -0.0, 0.0])
+                offsets = [o] * nscale
+            xs = [self.value(scales[0]) for _ in range(nx)]
+            if qmax > 2 ** 22:  # the band where k * s / s misses k in f32
+                xs = [rng.randint(2 ** 22, 2 ** 23 - 1) * scales[0] if rng.random() < 0.7 else v
+                      for v in xs]
+            storage = rng.choice(["int", "float", xdt])
+            sdt = ("i%d" % max(1, (qmax - qmin).bit_length() + (1 if qmin < 0 else 0))
+                   if storage == "int" else "f64" if storage == "float" else xdt)
+        return dict(name=name, xdt=xdt, kind=kind, qmin=qmin, qmax=qmax, shape=shape, sshape=sshape,
+                    block=block, scales=scales, offsets=offsets, xs=xs, sdt=sdt, compute=compute)
+
+
+def attrs(c):
+    a = " range [%d, %d]" % (c["qmin"], c["qmax"])
+    if c["block"]:
+        a += " block [%s]" % ", ".join(map(str, c["block"]))
+    if c["compute"]:
+        a += " compute %s" % c["compute"]
+    return a
+
+
+def emit_case(c):
+    """The case function: input as an argument, encoding as constants."""
+    X, S = ttype(c["shape"], c["xdt"]), ttype(c["sshape"], "f32")
+    Q = ttype(c["shape"], c["sdt"])
+    lines = ["func.func @%s(%%x: %s) -> tensor<?xi64> {" % (c["name"], X),
+             "  %%s = arith.constant dense<\"%s\"> : %s" % (hex_dense(c["scales"], "f32"), S)]
+    enc, types = "%x, %s", [S]
+    if c["offsets"] is not None:
+        lines.append("  %%o = arith.constant dense<\"%s\"> : %s" % (hex_dense(c["offsets"], "f32"), S))
+        types.append(S)
+    operands = ", %s" + (", %o" if c["offsets"] is not None else "")
+    enc_types = ", ".join(types)
+    a = attrs(c)
+
+    def op(name, inp, it, rt):
+        return "quant_affine.%s %s%s%s : (%s, %s) -> %s" % (name, inp, operands, a, it, enc_types, rt)
+
+    k = c["kind"]
+    if k == "qdq-qdq":
+        lines.append("  %%a = %s" % op("qdq", "%x", X, X))
+        lines.append("  %%y = %s" % op("qdq", "%a", X, X))
+        rt = c["xdt"]
+    elif k == "deq-q":
+        lines.append("  %%q = %s" % op("quantize", "%x", X, Q))
+        lines.append("  %%y = %s" % op("dequantize", "%q", Q, X))
+        rt = c["xdt"]
+    elif k == "q-deq":
+        lines.append("  %%q = %s" % op("quantize", "%x", X, Q))
+        lines.append("  %%d = %s" % op("dequantize", "%q", Q, X))
+        lines.append("  %%y = %s" % op("quantize", "%d", X, Q))
+        rt = c["sdt"]
+    elif k == "qdq":
+        lines.append("  %%y = %s" % op("qdq", "%x", X, X))
+        rt = c["xdt"]
+    elif k == "q":
+        lines.append("  %%y = %s" % op("quantize", "%x", X, Q))
+        rt = c["sdt"]
+    else:
+        lines.append("  %%q = %s" % op("quantize", "%x", X, Q))
+        lines.append("  %%y = %s" % op("dequantize", "%q", Q, X))
+        rt = c["xdt"]
+    n = 1
+    for d in c["shape"]:
+        n *= d
+    R = ttype(c["shape"], rt)
+    groups = "[[%s]]" % ", ".join(str(i) for i in range(len(c["shape"])))
+    lines.append("  %%f = tensor.collapse_shape %%y %s : %s into %s" % (groups, R, ttype([n], rt)))
+    if rt in WIDTH:
+        w = WIDTH[rt]
+        lines.append("  %%b = arith.bitcast %%f : %s to %s" % (ttype([n], rt), ttype([n], "i%d" % w)))
+        src, sw, ext = "%b", w, "extui"
+    else:
+        src, sw, ext = "%f", int(rt[1:]), "extsi" if c["qmin"] < 0 else "extui"
+    if sw < 64:
+        lines.append("  %%w = arith.%s %s : %s to %s" % (ext, src, ttype([n], "i%d" % sw), ttype([n], "i64")))
+        src = "%w"
+    lines.append("  %%r = tensor.cast %s : %s to tensor<?xi64>" % (src, ttype([n], "i64")))
+    lines.append("  return %r : tensor<?xi64>")
+    lines.append("}")
+    c["rt"] = rt
+    c["n"] = n
+    return "\n".join(lines)
+
+
+def emit_module(cases):
+    out = ["func.func private @printMemrefI64(tensor<*xi64> {bufferization.access = \"read\"})"]
+    main = ["func.func @main() {"]
+    for c in cases:
+        out.append(emit_case(c))
+        X = ttype(c["shape"], c["xdt"])
+        main.append("  %%x_%s = arith.constant dense<\"%s\"> : %s" % (c["name"], hex_dense(c["xs"], c["xdt"]), X))
+        main.append("  %%r_%s = call @%s(%%x_%s) : (%s) -> tensor<?xi64>" % (c["name"], c["name"], c["name"], X))
+        main.append("  %%u_%s = tensor.cast %%r_%s : tensor<?xi64> to tensor<*xi64>" % (c["name"], c["name"]))
+        main.append("  vector.print str \"%s\\n\"" % c["name"])
+        main.append("  call @printMemrefI64(%%u_%s) : (tensor<*xi64>) -> ()" % c["name"])
+    main += ["  return", "}"]
+    return "\n".join(out + main) + "\n"
+
+
+def run(args, path, pre):
+    opt = subprocess.run([args.opt, path] + pre + ["--quant-affine-cpu-pipeline"],
+                         capture_output=True, text=True)
+    if opt.returncode:
+        return None, opt.stderr
+    r = subprocess.run([args.runner, "-e", "main", "-entry-point-result=void",
+                        "-shared-libs=%s/libmlir_runner_utils.so" % args.libdir,
+                        "-shared-libs=%s/libmlir_c_runner_utils.so" % args.libdir],
+                       input=opt.stdout, capture_output=True, text=True)
+    if r.returncode:
+        return None, r.stderr[-2000:]
+    results, name = {}, None
+    for line in r.stdout.splitlines():
+        if line.startswith("case"):
+            name = line.strip()
+        elif line.startswith("[") and name:
+            results[name] = [int(v) for v in re.findall(r"-?\d+", line)]
+    return results, None
+
+
+def is_nan_bits(v, dt):
+    if dt not in WIDTH:
+        return False
+    v &= (1 << WIDTH[dt]) - 1
+    exp_bits = {"f16": (10, 5), "bf16": (7, 8), "f32": (23, 8), "f64": (52, 11)}[dt]
+    m, e = exp_bits
+    return (v >> m) & ((1 << e) - 1) == (1 << e) - 1 and v & ((1 << m) - 1) != 0
+
+
+def scale_of_lane(c, lane):
+    """The scale element lane `lane` (row-major) uses."""
+    shape, sshape = c["shape"], c["sshape"]
+    if not sshape:
+        return c["scales"][0]
+    last = lane % shape[-1]
+    if c["block"]:
+        return c["scales"][last // (shape[-1] // sshape[-1])]
+    if len(sshape) == 1:
+        return c["scales"][last]
+    inner = 1
+    for d in shape[1:]:
+        inner *= d
+    return c["scales"][lane // inner]
+
+
+def may_be_poison(c, lane):
+    """Whether an integer on the lane's path may come from NaN: a NaN input,
+    or a division that gives NaN (zero or infinite scales, 0/0, inf/inf)."""
+    integer_path = c["sdt"].startswith("i") and c["kind"] not in ("qdq", "qdq-qdq")
+    if not integer_path:
+        return False
+    s = scale_of_lane(c, lane)
+    return math.isnan(c["xs"][lane]) or s == 0.0 or math.isinf(s)
+
+
+def compare(c, a, b):
+    """Lane-wise equality; NaN equals NaN; lanes that may be poison (NaN
+    into an integer) are skipped."""
+    bad = []
+    for i, (u, v) in enumerate(zip(a, b)):
+        if may_be_poison(c, i):
+            continue
+        if u == v or (is_nan_bits(u, c["rt"]) and is_nan_bits(v, c["rt"])):
+            continue
+        bad.append(i)
+    if len(a) != len(b):
+        bad.append(-1)
+    return bad
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--count", type=int, default=100)
+    p.add_argument("--batch", type=int, default=50)
+    p.add_argument("--opt", default="build/bin/quant-affine-opt")
+    p.add_argument("--runner", default="/usr/lib/llvm-22/bin/mlir-runner")
+    p.add_argument("--libdir", default="/usr/lib/llvm-22/lib")
+    p.add_argument("--keep", help="write failing modules here")
+    args = p.parse_args()
+    gen = Gen(random.Random(args.seed))
+    total, mismatches = 0, 0
+    for start in range(0, args.count, args.batch):
+        cases = [gen.case("case%d" % i) for i in range(start, min(args.count, start + args.batch))]
+        text = emit_module(cases)
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+            f.write(text)
+            path = f.name
+        try:
+            outs = {}
+            for tag, pre in (("A", []), ("B", ["-canonicalize"]), ("C", ["-inline", "-canonicalize"])):
+                outs[tag], err = run(args, path, pre)
+                if outs[tag] is None:
+                    print("run %s failed for batch at case %d:\n%s" % (tag, start, err))
+                    mismatches += len(cases)
+                    break
+            else:
+                for c in cases:
+                    total += 1
+                    name = c["name"]
+                    if any(name not in outs[t] for t in "ABC"):
+                        print("%s: missing output" % name)
+                        mismatches += 1
+                        continue
+                    for t in "BC":
+                        bad = compare(c, outs["A"][name], outs[t][name])
+                        if bad:
+                            mismatches += 1
+                            print("%s: A and %s differ at lanes %s (kind %s, x %s, storage %s)"
+                                  % (name, t, bad[:8], c["kind"], c["xdt"], c["sdt"]))
+                            break
+            if args.keep and mismatches:
+                os.makedirs(args.keep, exist_ok=True)
+                with open(os.path.join(args.keep, "batch%d.mlir" % start), "w") as f:
+                    f.write(text)
+        finally:
+            os.unlink(path)
+    print("%d cases, %d mismatches" % (total, mismatches))
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
