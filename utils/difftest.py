@@ -307,11 +307,14 @@ def scale_of_lane(c, lane):
 
 def may_be_poison(c, lane):
     """Whether an integer on the lane's path may come from NaN: a NaN input,
-    or a division that gives NaN (zero or infinite scales, 0/0, inf/inf)."""
+    or a division or product that gives NaN (scales that are zero or infinite,
+    also after conversion to f16: 0/0, inf/inf, 0 * inf)."""
     integer_path = c["sdt"].startswith("i") and c["kind"] not in ("qdq", "qdq-qdq")
     if not integer_path:
         return False
     s = scale_of_lane(c, lane)
+    if "f16" in (c["xdt"], c["sdt"], c["compute"]) and (abs(s) > 65504 or abs(s) < 2 ** -24):
+        return True  # the scale is infinite or zero once converted to f16
     return math.isnan(c["xs"][lane]) or s == 0.0 or math.isinf(s)
 
 

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -49,12 +50,19 @@ public:
     (void)f.convertFromAPInt(llvm::APInt(64, value, /*isSigned=*/true),
                              /*IsSigned=*/true,
                              llvm::APFloat::rmNearestTiesToEven);
-    TypedAttr attr = b.getFloatAttr(compute, f);
-    if (auto vec = dyn_cast<VectorType>(like(compute)))
-      attr = SplatElementsAttr::get(vec, attr);
-    return arith::ConstantOp::create(b, loc, attr);
+    return floatConstant(compute, f);
   }
-  Value div(Value x, Value y) { return binary<arith::DivFOp>(x, y); }
+  /// x / y. A constant power-of-two divisor whose reciprocal is exact becomes
+  /// a multiplication: x / 2^k and x * 2^-k are the correctly rounded values
+  /// of the same real number, so they agree for every x (subnormal results,
+  /// overflow, zeros and NaN included). Any other divisor is divided by.
+  Value div(Value x, Value y) {
+    llvm::APFloat inverse(0.0);
+    if (std::optional<llvm::APFloat> d = constantOf(y);
+        d && d->getExactInverse(&inverse))
+      return mul(x, floatConstant(compute, inverse));
+    return binary<arith::DivFOp>(x, y);
+  }
   Value sub(Value x, Value y) { return binary<arith::SubFOp>(x, y); }
   Value add(Value x, Value y) { return binary<arith::AddFOp>(x, y); }
   Value mul(Value x, Value y) { return binary<arith::MulFOp>(x, y); }
@@ -79,6 +87,13 @@ public:
       return v;
     if (std::optional<FloatType> via = conversionIntermediate(from, to))
       return toFloat(toFloat(v, *via), to);
+    if (std::optional<llvm::APFloat> c = constantOf(v)) {
+      // Constants convert at compile time with the same single rounding.
+      bool losesInfo;
+      (void)c->convert(to.getFloatSemantics(),
+                       llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      return floatConstant(to, *c);
+    }
     if (from.isBF16() && to.isF32())
       return widenBF16(v);
     if (from.isF32() && to.isBF16())
@@ -138,6 +153,26 @@ private:
     Value result =
         arith::SelectOp::create(b, loc, isNaN, intConstant(16, 0x7FC0), narrow);
     return arith::BitcastOp::create(b, loc, like(b.getBF16Type()), result);
+  }
+
+  /// The value of a scalar or splat float constant.
+  static std::optional<llvm::APFloat> constantOf(Value v) {
+    Attribute attr;
+    if (!matchPattern(v, m_Constant(&attr)))
+      return std::nullopt;
+    if (auto f = dyn_cast<FloatAttr>(attr))
+      return f.getValue();
+    if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+      if (isa<FloatType>(splat.getElementType()))
+        return splat.getSplatValue<llvm::APFloat>();
+    return std::nullopt;
+  }
+
+  Value floatConstant(FloatType type, const llvm::APFloat &value) {
+    TypedAttr attr = b.getFloatAttr(type, value);
+    if (auto vec = dyn_cast<VectorType>(like(type)))
+      attr = SplatElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
   }
 
   Value intConstant(unsigned width, int64_t value) {

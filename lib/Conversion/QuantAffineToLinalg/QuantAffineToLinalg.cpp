@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -155,6 +156,14 @@ void emitRuntimeChecks(ShapeBuilder &sb, Operation *op, Value input,
   }
 }
 
+/// The element of a splat constant tensor, or null.
+TypedAttr splatValueOf(Value v) {
+  SplatElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return {};
+  return attr.getSplatValue<TypedAttr>();
+}
+
 /// Lowers one tensor op to linalg.generic.
 template <typename OpT>
 struct EncodingOpToLinalg : OpConversionPattern<OpT> {
@@ -257,9 +266,16 @@ private:
     MLIRContext *ctx = b.getContext();
     AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, ctx);
     AffineMap scaleMap = AffineMap::get(loops, 0, scaleExprs, ctx);
-    SmallVector<Value> inputs = {input, scale};
-    SmallVector<AffineMap> maps = {identity, scaleMap};
-    if (offset) {
+    // Splat scales and offsets become constants in the body, where the
+    // arith lowering can see them (a power-of-two scale then multiplies).
+    TypedAttr scaleSplat = splatValueOf(scale), offsetSplat = splatValueOf(offset);
+    SmallVector<Value> inputs = {input};
+    SmallVector<AffineMap> maps = {identity};
+    if (!scaleSplat) {
+      inputs.push_back(scale);
+      maps.push_back(scaleMap);
+    }
+    if (offset && !offsetSplat) {
       inputs.push_back(offset);
       maps.push_back(scaleMap);
     }
@@ -272,8 +288,15 @@ private:
     auto generic = linalg::GenericOp::create(
         b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value r = buildScalarOp(op, nb, nloc, args[0], args[1],
-                                  hasOffset ? args[2] : Value(), resultElem);
+          unsigned next = 1;
+          auto operandOf = [&](TypedAttr splat) -> Value {
+            if (splat)
+              return arith::ConstantOp::create(nb, nloc, splat);
+            return args[next++];
+          };
+          Value s = operandOf(scaleSplat);
+          Value o = hasOffset ? operandOf(offsetSplat) : Value();
+          Value r = buildScalarOp(op, nb, nloc, args[0], s, o, resultElem);
           linalg::YieldOp::create(nb, nloc, r);
         });
     Value result = generic.getResult(0);

@@ -102,3 +102,27 @@ func.func @qdq_float_only(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<8xf32> {
   %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// Splat constant scales move into the body, where a power-of-two scale with
+// an exact reciprocal multiplies (x / 2^k == x * 2^-k for every x); 0.1 and
+// 2^-149 (reciprocal 2^149 overflows) still divide.
+// CHECK-LABEL: func.func @power_of_two_scales
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf32>)
+// CHECK: %[[FOUR:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK: arith.mulf %{{.*}}, %[[FOUR]] : f32
+// CHECK-NOT: arith.divf
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK: linalg.generic
+// CHECK: arith.divf
+func.func @power_of_two_scales(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %q = arith.constant dense<0.25> : tensor<f32>
+  %t = arith.constant dense<0.1> : tensor<f32>
+  %d = arith.constant dense<1.0e-45> : tensor<f32>
+  %a = quant_affine.qdq %x, %q range [-128, 127] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %b = quant_affine.qdq %x, %t range [-128, 127] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %c = quant_affine.qdq %x, %d range [-128, 127] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  return %a, %b, %c : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

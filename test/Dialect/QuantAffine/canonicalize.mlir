@@ -212,3 +212,22 @@ func.func @quantize_of_dequantize_kept(%q: tensor<16xi8>) {
   "test.use"(%0, %1, %2) : (tensor<16xi8>, tensor<16xi8>, tensor<16xi8>) -> ()
   return
 }
+
+// -----
+
+// Constant encodings that do not vary along a dim keep one entry along it;
+// the block over that dim becomes the whole dim, and block_size then only
+// restates per-channel broadcasting and goes. Varying along every dim: kept.
+// CHECK-LABEL: func.func @constant_along_dims
+// CHECK-DAG: %[[S:.*]] = arith.constant dense<{{\[\[}}5.000000e-01], [2.500000e-01], [1.250000e-01], [6.250000e-02]]> : tensor<4x1xf32>
+// CHECK-DAG: %[[O:.*]] = arith.constant dense<{{\[\[}}1.000000e+00], [2.000000e+00], [3.000000e+00], [4.000000e+00]]> : tensor<4x1xf32>
+// CHECK: quant_affine.quantize %{{.*}}, %[[S]], %[[O]] range [-8, 7] : (tensor<4x64xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+// CHECK: quant_affine.quantize %{{.*}} range [-8, 7] block [1, 32] : (tensor<4x64xf32>, tensor<4x2xf32>, tensor<4x2xf32>)
+func.func @constant_along_dims(%x: tensor<4x64xf32>) -> (tensor<4x64xi4>, tensor<4x64xi4>) {
+  %s = arith.constant dense<[[0.5, 0.5], [0.25, 0.25], [0.125, 0.125], [0.0625, 0.0625]]> : tensor<4x2xf32>
+  %o = arith.constant dense<[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0]]> : tensor<4x2xf32>
+  %a = quant_affine.quantize %x, %s, %o range [-8, 7] block [1, 32] : (tensor<4x64xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x64xi4>
+  %v = arith.constant dense<[[0.5, 0.25], [0.25, 0.5], [0.5, 0.25], [0.25, 0.5]]> : tensor<4x2xf32>
+  %b = quant_affine.quantize %x, %v, %o range [-8, 7] block [1, 32] : (tensor<4x64xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x64xi4>
+  return %a, %b : tensor<4x64xi4>, tensor<4x64xi4>
+}

@@ -242,6 +242,87 @@ struct ReduceUniformEncoding : OpRewritePattern<OpT> {
   }
 };
 
+/// Constant scale and offset tensors that do not vary along a dim keep one
+/// entry along it (size 1; a block there becomes -1, the whole input dim):
+/// every element still uses the same values. Full splats are
+/// ReduceUniformEncoding's.
+template <typename OpT>
+struct ReduceConstantDims : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    auto scaleType = dyn_cast<RankedTensorType>(op.getScale().getType());
+    DenseFPElementsAttr scale, offset;
+    if (!scaleType || !matchPattern(op.getScale(), m_Constant(&scale)) ||
+        scale.isSplat() ||
+        (op.getOffset() && !matchPattern(op.getOffset(), m_Constant(&offset))))
+      return rewriter.notifyMatchFailure(op, "no constant non-splat encoding");
+    ArrayRef<int64_t> shape = scaleType.getShape();
+    int64_t rank = shape.size();
+    SmallVector<int64_t> strides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * shape[d + 1];
+    SmallVector<llvm::APFloat> sv = llvm::to_vector(scale.getValues<llvm::APFloat>());
+    SmallVector<llvm::APFloat> ov;
+    if (offset)
+      ov = llvm::to_vector(offset.getValues<llvm::APFloat>());
+
+    // A dim is constant if every entry equals the one at index 0 along it.
+    SmallVector<bool> reduce(rank, false);
+    bool any = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (shape[d] <= 1)
+        continue;
+      bool same = true;
+      for (int64_t i = 0, n = sv.size(); i < n && same; ++i) {
+        int64_t base = i - ((i / strides[d]) % shape[d]) * strides[d];
+        same = sv[i].bitwiseIsEqual(sv[base]) &&
+               (!offset || ov[i].bitwiseIsEqual(ov[base]));
+      }
+      reduce[d] = same;
+      any |= same;
+    }
+    if (!any)
+      return rewriter.notifyMatchFailure(op, "varies along every dim");
+
+    SmallVector<int64_t> newShape(shape);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduce[d])
+        newShape[d] = 1;
+    auto pick = [&](ArrayRef<llvm::APFloat> values) {
+      SmallVector<llvm::APFloat> out;
+      for (int64_t i = 0, n = values.size(); i < n; ++i) {
+        bool keep = true;
+        for (int64_t d = 0; d < rank && keep; ++d)
+          keep = !reduce[d] || (i / strides[d]) % shape[d] == 0;
+        if (keep)
+          out.push_back(values[i]);
+      }
+      return out;
+    };
+    auto rebuild = [&](Value old, ArrayRef<llvm::APFloat> values) -> Value {
+      auto type = RankedTensorType::get(newShape, getElementTypeOrSelf(old));
+      return arith::ConstantOp::create(
+          rewriter, op.getLoc(), DenseElementsAttr::get(type, pick(values)));
+    };
+    Value newScale = rebuild(op.getScale(), sv);
+    Value newOffset = offset ? rebuild(op.getOffset(), ov) : Value();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getScaleMutable().assign(newScale);
+      if (newOffset)
+        op.getOffsetMutable().assign(newOffset);
+      if (DenseI64ArrayAttr block = op.getBlockSizeAttr()) {
+        SmallVector<int64_t> blocks(block.asArrayRef());
+        for (int64_t d = 0; d < rank; ++d)
+          if (reduce[d])
+            blocks[d] = -1; // one block over the whole input dim
+        op.setBlockSizeAttr(rewriter.getDenseI64ArrayAttr(blocks));
+      }
+    });
+    return success();
+  }
+};
+
 /// A constant-zero offset dropped, where that is exact:
 /// - quantize: q - (+0.0) == q for every q (-0.0 and NaN included), but
 ///   -0.0 - (-0.0) == +0.0, so only all-(+0.0) offsets go.
@@ -392,6 +473,7 @@ void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                              MLIRContext *context) {
   patterns.add<DropDefaultComputeType<QuantizeOp>,
                NormalizeBlockSize<QuantizeOp>, ReduceUniformEncoding<QuantizeOp>,
+               ReduceConstantDims<QuantizeOp>,
                DropZeroOffset<QuantizeOp>, FoldQuantizeOfDequantize>(context);
 }
 
@@ -400,12 +482,14 @@ void DequantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
   patterns.add<DropDefaultComputeType<DequantizeOp>,
                NormalizeBlockSize<DequantizeOp>,
                ReduceUniformEncoding<DequantizeOp>,
+               ReduceConstantDims<DequantizeOp>,
                DropZeroOffset<DequantizeOp>, FoldDequantizeOfQuantize>(context);
 }
 
 void QDQOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                         MLIRContext *context) {
   patterns.add<DropDefaultComputeType<QDQOp>, NormalizeBlockSize<QDQOp>,
-               ReduceUniformEncoding<QDQOp>, DropZeroOffset<QDQOp>,
+               ReduceUniformEncoding<QDQOp>,
+               ReduceConstantDims<QDQOp>, DropZeroOffset<QDQOp>,
                FoldQDQOfQDQ>(context);
 }
