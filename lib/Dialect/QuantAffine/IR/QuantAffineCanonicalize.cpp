@@ -122,6 +122,15 @@ bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
   return true;
 }
 
+/// Whether quantizing the dequantized grid of `op`'s constant encoding in C
+/// returns every grid value (integer offsets, roundTripsGrid).
+template <typename OpT>
+bool gridRoundTrips(OpT op, FloatType c) {
+  std::optional<uint64_t> maxK =
+      maxGridPlusOffset(op.getRange(), op.getOffset(), c);
+  return maxK && roundTripsGrid(*maxK, op.getScale(), c);
+}
+
 /// Whether two encoding operands are the same: one value, or equal constants
 /// (canonicalization may give each op its own copy of a constant).
 bool sameOperand(Value a, Value b) {
@@ -371,9 +380,7 @@ struct FoldQDQOfQDQ : OpRewritePattern<QDQOp> {
     FloatType c = op.getEffectiveComputeType();
     if (getElementTypeOrSelf(op.getType()) != c)
       return rewriter.notifyMatchFailure(op, "the inner result is rounded");
-    std::optional<uint64_t> maxK =
-        maxGridPlusOffset(op.getRange(), op.getOffset(), c);
-    if (!maxK || !roundTripsGrid(*maxK, op.getScale(), c))
+    if (!gridRoundTrips(op, c))
       return rewriter.notifyMatchFailure(op, "grid may not round-trip");
     rewriter.replaceOp(op, inner.getResult());
     return success();
@@ -458,9 +465,7 @@ struct FoldQuantizeOfDequantize : OpRewritePattern<QuantizeOp> {
     FloatType c = op.getEffectiveComputeType();
     if (getElementTypeOrSelf(dequantize.getType()) != c)
       return rewriter.notifyMatchFailure(op, "the dequantized value rounds");
-    std::optional<uint64_t> maxK =
-        maxGridPlusOffset(op.getRange(), op.getOffset(), c);
-    if (!maxK || !roundTripsGrid(*maxK, op.getScale(), c))
+    if (!gridRoundTrips(op, c))
       return rewriter.notifyMatchFailure(op, "grid may not round-trip");
     rewriter.replaceOp(op, q);
     return success();
