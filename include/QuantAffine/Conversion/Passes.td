@@ -22,6 +22,13 @@ def ConvertQuantAffineToArithPass : Pass<"convert-quant-affine-to-arith"> {
     q  = select(q < qmin, qmin, q); select(qmax < q, qmax, q)
     ```
 
+    The formula itself lives in `Utils/Formula.h`, shared with the constant
+    folder. A constant power-of-two divisor whose reciprocal is exact becomes
+    `arith.mulf` by that reciprocal (the same bits for every input). No bf16
+    conversion or arithmetic is emitted: bf16 widens by a shift, narrows by
+    integer round-to-nearest-even, and bf16 steps run in f32, because LLVM's
+    bf16 narrowing on AVX512-BF16 CPUs flushes subnormals.
+
     The clamp uses compare-and-select rather than `maximumf`/`minimumf`: both
     propagate NaN, but `maximumf(-0.0, 0.0)` is `+0.0`, while the contract's
     `min(max(v, lo), hi)` keeps `-0.0` (visible in float results and qdq).
@@ -57,6 +64,9 @@ def ConvertQuantAffineToLinalgPass
     count and size are both dynamic (an `expand_shape` group with two dynamic
     sizes, which upstream `-expand-strided-metadata` cannot handle) reads its
     scale with `tensor.extract` at `j / B` instead.
+
+    Splat constant scales and offsets become constants inside the body, so
+    the arith lowering can multiply by power-of-two reciprocals.
 
     With `runtime-checks`, the lowering asserts (`cf.assert`) what dynamic
     shapes leave unchecked: block tiling, broadcastability and scale/offset

@@ -180,7 +180,6 @@ struct EncodingOpToLinalg : OpConversionPattern<OpT> {
     Value input = adaptor.getInput(), scale = adaptor.getScale(),
           offset = adaptor.getOffset();
     auto scaleType = cast<RankedTensorType>(scale.getType());
-    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     std::optional<ArrayRef<int64_t>> blockSize;
     if (op.getBlockSizeAttr())
       blockSize = op.getBlockSizeAttr().asArrayRef();
@@ -192,7 +191,6 @@ struct EncodingOpToLinalg : OpConversionPattern<OpT> {
     Value result = layout.needsGather()
                        ? lowerWithGather(op, sb, input, scale, offset, layout)
                        : lowerWithMaps(op, sb, input, scale, offset, layout);
-    (void)resultType;
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -77,11 +77,7 @@ struct APFloatArith {
     return p.i.getBoolValue() ? a : b;
   }
   Value toFloat(Value v, FloatType to) const {
-    auto &sem = to.getFloatSemantics();
-    if (&v.f.getSemantics() == &sem)
-      return v;
-    bool losesInfo;
-    (void)v.f.convert(sem, kRNE, &losesInfo);
+    v.f = convertAsGenerated(v.f, to);
     return v;
   }
   Value intToFloat(const Value &v, FloatType to, bool isSigned) const {
@@ -99,29 +95,6 @@ struct APFloatArith {
     Scalar r;
     r.i = result;
     return r;
-  }
-};
-
-/// toFloat in APFloatArith converts once; apply the formula's rule for which
-/// conversions go through f32 by routing through conversionIntermediate.
-struct APFloatFormulaArith : APFloatArith {
-  Value toFloat(Value v, FloatType to) const {
-    MLIRContext *ctx = to.getContext();
-    FloatType from = floatTypeOf(v.f.getSemantics(), ctx);
-    if (std::optional<FloatType> via = conversionIntermediate(from, to))
-      v = APFloatArith::toFloat(v, *via);
-    return APFloatArith::toFloat(v, to);
-  }
-
-  static FloatType floatTypeOf(const llvm::fltSemantics &sem,
-                               MLIRContext *ctx) {
-    if (&sem == &llvm::APFloat::IEEEhalf())
-      return Float16Type::get(ctx);
-    if (&sem == &llvm::APFloat::BFloat())
-      return BFloat16Type::get(ctx);
-    if (&sem == &llvm::APFloat::IEEEsingle())
-      return Float32Type::get(ctx);
-    return Float64Type::get(ctx);
   }
 };
 
@@ -273,7 +246,7 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
   bool isSigned = view.range.isSigned();
   bool native =
       nativeIsExact(view.compute, {inputElem, scaleElem, offsetElem, resultElem});
-  APFloatFormulaArith arith{{view.compute}};
+  APFloatArith arith{view.compute};
   NativeArith nativeArith{view.compute, view.compute.isF32()};
 
   // One element, as an APFloat or APInt of the result type.

@@ -42,19 +42,6 @@ std::optional<SmallVector<llvm::APFloat>> constantElements(Value v) {
   return llvm::to_vector(dense.getValues<llvm::APFloat>());
 }
 
-/// `v` converted to C as the generated code converts it (Utils/Formula.h).
-llvm::APFloat inCompute(llvm::APFloat v, FloatType c) {
-  bool losesInfo;
-  MLIRContext *ctx = c.getContext();
-  if (&v.getSemantics() == &llvm::APFloat::IEEEdouble() &&
-      (c.isF16() || c.isBF16()))
-    (void)v.convert(Float32Type::get(ctx).getFloatSemantics(),
-                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  (void)v.convert(c.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
-                  &losesInfo);
-  return v;
-}
-
 /// The largest |qmin + o|, |qmax + o| over the offsets (0 when absent), if
 /// every offset in C is a finite integer and the sums fit int64; otherwise
 /// nothing. Zero offsets of either sign are fine: q = r - o is -0.0 only for
@@ -72,7 +59,7 @@ std::optional<uint64_t> maxGridPlusOffset(QuantRange range, Value offset,
   if (!offsets)
     return std::nullopt;
   for (llvm::APFloat o : *offsets) {
-    o = inCompute(o, c);
+    o = convertAsGenerated(o, c);
     if (!o.isFinite() || !o.isInteger())
       return std::nullopt;
     llvm::APSInt value(64, /*isUnsigned=*/false);
@@ -109,7 +96,7 @@ bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
   (void)k.convertFromAPInt(llvm::APInt(64, maxK), /*IsSigned=*/false,
                            llvm::APFloat::rmNearestTiesToEven);
   for (llvm::APFloat s : *scales) {
-    s = inCompute(s, c);
+    s = convertAsGenerated(s, c);
     if (!s.isFiniteNonZero() || s.isDenormal())
       return false;
     llvm::APFloat product = k;

@@ -28,6 +28,7 @@
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <optional>
 
@@ -47,6 +48,28 @@ inline std::optional<FloatType> conversionIntermediate(FloatType from,
   if (viaF32)
     return Float32Type::get(from.getContext());
   return std::nullopt;
+}
+
+/// `v` converted to `to` exactly as the generated code converts it (one
+/// rounding, or two through the conversionIntermediate). `v` must carry the
+/// semantics of f16, bf16, f32 or f64.
+inline llvm::APFloat convertAsGenerated(llvm::APFloat v, FloatType to) {
+  MLIRContext *ctx = to.getContext();
+  const llvm::fltSemantics &sem = v.getSemantics();
+  FloatType from = Float64Type::get(ctx);
+  if (&sem == &llvm::APFloat::IEEEhalf())
+    from = Float16Type::get(ctx);
+  else if (&sem == &llvm::APFloat::BFloat())
+    from = BFloat16Type::get(ctx);
+  else if (&sem == &llvm::APFloat::IEEEsingle())
+    from = Float32Type::get(ctx);
+  bool losesInfo;
+  if (std::optional<FloatType> via = conversionIntermediate(from, to))
+    (void)v.convert(via->getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  (void)v.convert(to.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  return v;
 }
 
 /// A float or integer operand `v` of element type `elem`, read in C.
