@@ -17,13 +17,18 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -37,10 +42,11 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
   registry.insert<quant_affine::QuantAffineDialect, affine::AffineDialect,
                   arith::ArithDialect, bufferization::BufferizationDialect,
                   cf::ControlFlowDialect, func::FuncDialect,
-                  index::IndexDialect, LLVM::LLVMDialect,
+                  gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect>();
+                  memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
+                  tensor::TensorDialect, ub::UBDialect,
+                  vector::VectorDialect>();
   registerPipelineExtensions(registry);
   func::registerInlinerExtension(registry);
 }
@@ -52,6 +58,8 @@ void mlir::quant_affine::registerAllPasses() {
   registerLinalgPasses();
   memref::registerMemRefPasses();
   vector::registerVectorPasses();
+  registerSCFPasses();
+  registerGPUPasses();
   // The conversions our pipelines use, for users who assemble their own.
   registerLowerAffinePass();
   registerArithToLLVMConversionPass();
@@ -64,6 +72,9 @@ void mlir::quant_affine::registerAllPasses() {
   registerSCFToControlFlowPass();
   registerConvertVectorToLLVMPass();
   registerConvertVectorToSCF();
+  registerConvertGpuOpsToNVVMOps();
+  registerConvertParallelLoopToGpuPass();
+  registerGpuToLLVMConversionPass();
   quant_affine::registerQuantAffineConversionPasses();
   quant_affine::registerQuantAffinePasses();
   quant_affine::registerQuantAffinePipelines();

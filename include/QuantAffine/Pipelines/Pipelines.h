@@ -37,7 +37,51 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 void buildQuantAffineCPUPipeline(OpPassManager &pm,
                                  const CPUPipelineOptions &options);
 
-/// Registers --quant-affine-cpu-pipeline.
+/// Options of --quant-affine-gpu-pipeline.
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA GPU architecture (sm_80, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX target features, e.g. +ptx80 (PTX ISA 8.0)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (PTX text), bin (cubin, "
+                     "needs ptxas) or fatbin (cubin and PTX, needs ptxas "
+                     "and fatbinary)"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level for the device code (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit root: libdevice, ptxas and fatbinary "
+                     "are taken from it"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Elements per thread and vector access along the "
+                     "innermost dim (4 f32 make one 16-byte access)"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size", llvm::cl::desc("Threads per block"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> runtimeChecks{
+      *this, "runtime-checks",
+      llvm::cl::desc("Assert on the host what dynamic shapes leave unchecked"),
+      llvm::cl::init(false)};
+};
+
+/// quant_affine on tensors to GPU kernels compiled through NVVM into a
+/// gpu.binary, launched from host code lowered to the LLVM dialect (the
+/// mgpu* runtime calls of --gpu-to-llvm). Arguments are device pointers.
+void buildQuantAffineGPUPipeline(OpPassManager &pm,
+                                 const GPUPipelineOptions &options);
+
+/// Registers --quant-affine-cpu-pipeline and --quant-affine-gpu-pipeline.
 void registerQuantAffinePipelines();
 
 /// The interface models the pipelines rely on (bufferization, tiling, value

@@ -47,7 +47,7 @@ bool touchesNonByteIntegers(linalg::GenericOp op) {
 /// Tiles `op` to 1 x ... x 1 x width; returns the tiled op, or null when
 /// tiling failed (the op is then left as it is).
 linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
-                                int64_t width) {
+                                int64_t width, bool parallelLoops) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t inner = ranges.back();
@@ -58,6 +58,8 @@ linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
   sizes.back() = rewriter.getIndexAttr(width);
   scf::SCFTilingOptions options;
   options.setTileSizes(sizes);
+  if (parallelLoops)
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -92,7 +94,7 @@ struct QuantAffineVectorizePass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
-      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth);
+      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth, parallelLoops);
       if (!tile)
         continue;
       rewriter.setInsertionPoint(tile);

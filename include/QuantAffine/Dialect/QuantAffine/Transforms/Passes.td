@@ -25,12 +25,19 @@ def QuantAffineVectorizePass
     would not match the scalar layout. (Results of such types that fuse into a
     consumer, like a widening `extsi`, never reach memory and are vectorized.)
 
+    With `parallel-loops`, the tile loop is an `scf.forall`, whose
+    iterations are independent by construction; the GPU pipeline turns it
+    into `scf.parallel` and maps it to blocks and threads.
+
     Run it after `--convert-quant-affine-to-linalg` and before
-    bufferization; `--quant-affine-cpu-pipeline` does.
+    bufferization; `--quant-affine-cpu-pipeline` and
+    `--quant-affine-gpu-pipeline` do.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
-           "Elements per vector along the innermost dim">
+           "Elements per vector along the innermost dim">,
+    Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
+           "Tile with scf.forall instead of scf.for">
   ];
   let dependentDialects = [
     "scf::SCFDialect", "vector::VectorDialect", "tensor::TensorDialect",
@@ -87,6 +94,56 @@ def QuantAffineMarkNontemporalPass
     large outputs stream past the caches instead of being read for ownership
     first. Only worth it when the output does not fit in cache.
   }];
+}
+
+def QuantAffineMapToGPUPass
+    : Pass<"quant-affine-map-to-gpu", "func::FuncOp"> {
+  let summary = "Split top-level scf.parallel loops into GPU blocks and threads";
+  let description = [{
+    Tiles every outermost `scf.parallel` into a loop over blocks and a loop
+    over the threads of a block, and marks both with the mapping that
+    `--convert-parallel-loops-to-gpu` reads. Threads are handed out innermost
+    dim first, up to `block-size` per block: the innermost dim goes to
+    `thread_x`, so neighbouring threads touch neighbouring elements and
+    global accesses coalesce. Iterations past a dim's end are guarded with
+    `scf.if`, so every block has the same size. The block loop puts the dim
+    with the most blocks on `block_x` (the only grid dim that may exceed
+    65535); a static grid dim that does not fit `block_y`/`block_z`, and any
+    dim past the third, runs as a loop inside the kernel.
+
+    `--quant-affine-gpu-pipeline` runs it on bufferized, vectorized code
+    whose tile loops `scf-forall-to-parallel` turned into `scf.parallel`.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">
+  ];
+  let dependentDialects = [
+    "gpu::GPUDialect", "scf::SCFDialect", "arith::ArithDialect",
+    "affine::AffineDialect"
+  ];
+}
+
+def QuantAffineCheckGPUTargetPass
+    : Pass<"quant-affine-check-gpu-target", "gpu::GPUModuleOp"> {
+  let summary = "Reject device code that the NVVM target cannot compile or link";
+  let description = [{
+    Runs on LLVM-dialect GPU modules with an `#nvvm.target`, before
+    `gpu-module-to-binary`, and turns what would be a crash or a broken
+    binary there into an error at the right place:
+
+    - a chip the PTX version in the target's features (`+ptxNN`) does not
+      support (LLVM aborts on it);
+    - calls to `__nv_*` functions (what `convert-gpu-to-nvvm` makes of
+      `math.roundeven` and friends) when
+      `<cuda-path>/nvvm/libdevice/libdevice.10.bc` does not exist: the PTX
+      would be emitted with unresolved externs and fail only when loaded;
+    - any other external function, which nothing would resolve.
+  }];
+  let options = [
+    Option<"cudaPath", "cuda-path", "std::string",
+           /*default=*/"\"/usr/local/cuda\"", "CUDA toolkit root">
+  ];
 }
 
 #endif // QUANT_AFFINE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,111 @@
+//===- CheckGPUTarget.cpp - device code must compile and link -------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINECHECKGPUTARGETPASS
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The oldest PTX ISA (major * 10 + minor) that can target each chip, as
+/// the NVPTX backend of LLVM 22 requires.
+const llvm::StringMap<int> &minimumPTXVersions() {
+  static const llvm::StringMap<int> versions = {
+      {"sm_50", 40},  {"sm_52", 41},   {"sm_53", 42},  {"sm_60", 50},
+      {"sm_61", 50},  {"sm_62", 50},   {"sm_70", 60},  {"sm_72", 61},
+      {"sm_75", 63},  {"sm_80", 70},   {"sm_86", 71},  {"sm_87", 74},
+      {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80}, {"sm_100", 86},
+      {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87},
+      {"sm_120a", 87}};
+  return versions;
+}
+
+/// The PTX version a `+ptxNN` feature asks for, if any.
+std::optional<int> requestedPTXVersion(StringRef features) {
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    StringRef feature = part.trim();
+    int version;
+    if (feature.consume_front("+ptx") && !feature.getAsInteger(10, version))
+      return version;
+  }
+  return std::nullopt;
+}
+
+LogicalResult checkTarget(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target) {
+  StringRef chip = target.getChip();
+  auto minimum = minimumPTXVersions().find(chip);
+  if (minimum == minimumPTXVersions().end())
+    return module.emitError() << "unknown NVIDIA chip '" << chip
+                              << "' (expected sm_80, sm_90, ...)";
+  StringRef features = target.getFeatures();
+  std::optional<int> version = requestedPTXVersion(features);
+  if (version && *version < minimum->second)
+    return module.emitError()
+           << "PTX " << *version / 10 << "." << *version % 10 << " (features '"
+           << features << "') cannot target " << chip << ", which needs PTX "
+           << minimum->second / 10 << "." << minimum->second % 10
+           << " or newer";
+  return success();
+}
+
+struct QuantAffineCheckGPUTargetPass
+    : quant_affine::impl::QuantAffineCheckGPUTargetPassBase<
+          QuantAffineCheckGPUTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    bool failed = false;
+    for (Attribute attr : module.getTargetsAttr()
+                              ? module.getTargetsAttr().getValue()
+                              : ArrayRef<Attribute>()) {
+      if (auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+        failed |= mlir::failed(checkTarget(module, target));
+    }
+
+    SmallString<256> libdevice(cudaPath);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    bool haveLibdevice = llvm::sys::fs::is_regular_file(libdevice);
+    module.walk([&](LLVM::LLVMFuncOp func) {
+      if (!func.isExternal())
+        return;
+      StringRef name = func.getName();
+      if (name.starts_with("__nv_")) {
+        if (haveLibdevice)
+          return;
+        func.emitError() << "'" << name << "' comes from libdevice, but "
+                         << libdevice
+                         << " does not exist; point the pipeline's cuda-path "
+                            "option at a CUDA toolkit";
+      } else {
+        func.emitError() << "external function '" << name
+                         << "' would stay unresolved in the device code";
+      }
+      failed = true;
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

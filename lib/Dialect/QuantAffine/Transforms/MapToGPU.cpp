@@ -1,0 +1,146 @@
+//===- MapToGPU.cpp - scf.parallel to a grid of blocks and threads --------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEMAPTOGPUPASS
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kDynamic = ShapedType::kDynamic;
+// CUDA's limits on gridDim.y and gridDim.z (gridDim.x goes to 2^31 - 1).
+constexpr int64_t kMaxGridYZ = 65535;
+
+/// Iterations of each dim of `loop`, or kDynamic where not constant.
+SmallVector<int64_t> getTripCounts(scf::ParallelOp loop) {
+  SmallVector<int64_t> trips;
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    trips.push_back(l && u && s && *s > 0
+                        ? std::max<int64_t>(llvm::divideCeil(*u - *l, *s), 0)
+                        : kDynamic);
+  }
+  return trips;
+}
+
+/// Threads per block along each dim: the innermost three dims take what the
+/// block has left, innermost first; the others get one.
+SmallVector<int64_t> chooseThreadTile(ArrayRef<int64_t> trips,
+                                      int64_t blockSize) {
+  SmallVector<int64_t> tile(trips.size(), 1);
+  int64_t left = blockSize;
+  for (int64_t d = trips.size() - 1, mapped = 0; d >= 0 && mapped < 3;
+       --d, ++mapped) {
+    int64_t size = trips[d] == kDynamic ? left : std::min(trips[d], left);
+    tile[d] = std::max<int64_t>(size, 1);
+    left = std::max<int64_t>(left / tile[d], 1);
+  }
+  return tile;
+}
+
+gpu::ParallelLoopDimMappingAttr mapTo(OpBuilder &b, gpu::Processor processor) {
+  AffineMap identity = b.getDimIdentityMap();
+  return gpu::ParallelLoopDimMappingAttr::get(b.getContext(), processor,
+                                              identity, identity);
+}
+
+/// Innermost dim on thread x, the next on y and z; the rest run in order.
+SmallVector<gpu::ParallelLoopDimMappingAttr>
+mapThreads(OpBuilder &b, unsigned rank) {
+  const gpu::Processor threads[] = {gpu::Processor::ThreadX,
+                                    gpu::Processor::ThreadY,
+                                    gpu::Processor::ThreadZ};
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (unsigned d = 0; d < rank; ++d) {
+    unsigned fromInner = rank - 1 - d;
+    mapping.push_back(mapTo(b, fromInner < 3 ? threads[fromInner]
+                                             : gpu::Processor::Sequential));
+  }
+  return mapping;
+}
+
+/// The dim with the most blocks (dynamic counts as most) on block x, which
+/// has the large limit; then y and z for the next dims in order, when their
+/// static block count fits; the rest run in order.
+SmallVector<gpu::ParallelLoopDimMappingAttr>
+mapBlocks(OpBuilder &b, ArrayRef<int64_t> blockCounts) {
+  unsigned rank = blockCounts.size();
+  auto weight = [](int64_t n) {
+    return n == kDynamic ? std::numeric_limits<int64_t>::max() : n;
+  };
+  unsigned widest = 0;
+  for (unsigned d = 1; d < rank; ++d)
+    if (weight(blockCounts[d]) > weight(blockCounts[widest]))
+      widest = d;
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping(
+      rank, mapTo(b, gpu::Processor::Sequential));
+  mapping[widest] = mapTo(b, gpu::Processor::BlockX);
+  const gpu::Processor others[] = {gpu::Processor::BlockY,
+                                   gpu::Processor::BlockZ};
+  unsigned next = 0;
+  for (unsigned d = 0; d < rank && next < 2; ++d) {
+    if (d == widest || blockCounts[d] == kDynamic ||
+        blockCounts[d] > kMaxGridYZ)
+      continue;
+    mapping[d] = mapTo(b, others[next++]);
+  }
+  return mapping;
+}
+
+struct QuantAffineMapToGPUPass
+    : quant_affine::impl::QuantAffineMapToGPUPassBase<QuantAffineMapToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      getOperation().emitError("block-size must be in [1, 1024], got ")
+          << blockSize.getValue();
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> outermost;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>() &&
+          !loop->getParentOfType<gpu::LaunchOp>())
+        outermost.push_back(loop);
+    });
+    OpBuilder b(&getContext());
+    for (scf::ParallelOp loop : outermost) {
+      SmallVector<int64_t> trips = getTripCounts(loop);
+      SmallVector<int64_t> tile = chooseThreadTile(trips, blockSize);
+      SmallVector<int64_t> blockCounts;
+      for (auto [trip, size] : llvm::zip(trips, tile))
+        blockCounts.push_back(trip == kDynamic ? kDynamic
+                                               : llvm::divideCeil(trip, size));
+      auto [blocks, threads] =
+          scf::tileParallelLoop(loop, tile, /*noMinMaxBounds=*/true);
+      if (failed(gpu::setMappingAttr(threads, mapThreads(b, tile.size()))) ||
+          failed(gpu::setMappingAttr(blocks, mapBlocks(b, blockCounts)))) {
+        blocks.emitError("could not map this loop to GPU blocks and threads");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,133 @@
+//===- GPUPipeline.cpp - quant_affine to NVVM kernels and host code -------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The stages, in order:
+//   1. As on the CPU: fused linalg writing into the caller's buffers.
+//   2. Tiles of 1 x ... x 1 x vector-width elements in an scf.forall,
+//      vectorized on tensors; bufferized in place.
+//   3. The forall becomes an scf.parallel that quant-affine-map-to-gpu splits
+//      into blocks and threads (innermost dim on thread x, so a warp reads
+//      32 x 16 contiguous bytes); upstream passes make gpu.launch ops and
+//      outline them into a gpu.module.
+//   4. Device code to NVVM. Vector transfers become vector loads and stores
+//      with the vector's alignment (ld.global.v4.f32). math.roundeven stays
+//      math until convert-gpu-to-nvvm turns it into libdevice's __nv_rintf
+//      (cvt.rni): convert-math-to-llvm must not reach the gpu.module first.
+//   5. Host code to the LLVM dialect with mgpu* runtime calls; the gpu.module
+//      is serialized (linked with libdevice) into a gpu.binary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Pipelines/Pipelines.h"
+
+#include "Stages.h"
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace {
+
+void addDeviceToNVVMStage(OpPassManager &pm) {
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  VectorTransferToSCFOptions toSCF;
+  toSCF.enableFullUnroll();
+  device.addPass(createConvertVectorToSCFPass(toSCF));
+  device.addPass(createConvertLinalgToLoopsPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.useVectorAlignment = true;
+  device.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
+} // namespace
+
+void mlir::quant_affine::buildQuantAffineGPUPipeline(
+    OpPassManager &pm, const GPUPipelineOptions &options) {
+  // 1. To linalg, fused, writing into the caller's buffers.
+  addFusedLinalgStage(pm, options.runtimeChecks);
+
+  // 2. Vector tiles in a parallel loop, bufferized.
+  QuantAffineVectorizePassOptions vectorize;
+  vectorize.vectorWidth = options.vectorWidth;
+  vectorize.parallelLoops = true;
+  pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(vectorize));
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  addInPlaceBufferizationStage(pm);
+  // Merges the forall's two subviews of each output tile, so that the copy
+  // between them folds away.
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // 3. Blocks and threads, then kernels.
+  // Ops left scalar (no tile loop) become parallel loops here too.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  QuantAffineMapToGPUPassOptions map;
+  map.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createQuantAffineMapToGPUPass(map));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+
+  // 4. Device code to NVVM.
+  addDeviceToNVVMStage(pm);
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  QuantAffineCheckGPUTargetPassOptions check;
+  check.cudaPath = options.cudaPath;
+  pm.addNestedPass<gpu::GPUModuleOp>(createQuantAffineCheckGPUTargetPass(check));
+
+  // 5. Host code to LLVM; device code to a binary.
+  VectorTransferToSCFOptions toSCF;
+  toSCF.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  addStandardToLLVMStage(pm);
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaPath;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createCanonicalizerPass());
+}

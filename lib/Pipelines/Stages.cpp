@@ -1,0 +1,79 @@
+//===- Stages.cpp - pass sequences the CPU and GPU pipelines share --------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stages.h"
+
+#include "QuantAffine/Conversion/Passes.h"
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
+                                             bool runtimeChecks) {
+  ConvertQuantAffineToLinalgPassOptions toLinalg;
+  toLinalg.runtimeChecks = runtimeChecks;
+  pm.addNestedPass<func::FuncOp>(
+      createConvertQuantAffineToLinalgPass(toLinalg));
+  pm.addPass(createCanonicalizerPass());
+  // Elementwise arith on tensors (casts users write around our ops) joins
+  // the generics and fuses with them.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Results go to the caller's buffers. After fusion, which swaps unread
+  // destinations for tensor.empty. Blocked results are collapsed from an
+  // expanded shape, so that reshape first moves onto the destination.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineReshapeDestinationsPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+}
+
+void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Folds collapse_shape(expand_shape(%arg)) back to %arg, so the result is
+  // seen as the argument's buffer and dropped rather than cloned.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
+void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm,
+                                                bool vectorAlignment) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.useVectorAlignment = vectorAlignment;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+}

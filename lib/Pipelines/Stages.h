@@ -1,0 +1,31 @@
+//===- Stages.h - pass sequences the CPU and GPU pipelines share -*- C++ -*-===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_LIB_PIPELINES_STAGES_H
+#define QUANT_AFFINE_LIB_PIPELINES_STAGES_H
+
+namespace mlir {
+class OpPassManager;
+
+namespace quant_affine {
+
+/// quant_affine (and elementwise arith around it) on tensors to fused
+/// linalg.generic ops whose results go to the caller's buffers.
+void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
+
+/// One-shot bufferization across function boundaries, in place into the
+/// caller's buffers, then deallocation of what is left.
+void addInPlaceBufferizationStage(OpPassManager &pm);
+
+/// Lowers cf/memref/vector/math/arith/index/ub/func (after scf-to-cf) to
+/// the LLVM dialect. Vector loads and stores take the vector's alignment
+/// when `vectorAlignment` is set.
+void addStandardToLLVMStage(OpPassManager &pm, bool vectorAlignment = false);
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_LIB_PIPELINES_STAGES_H

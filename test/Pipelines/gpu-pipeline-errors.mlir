@@ -1,0 +1,25 @@
+// Without libdevice the pipeline stops with an error at the function that
+// needs it, instead of emitting PTX with an unresolved extern.
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%t.no-cuda" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=LIBDEVICE
+// LIBDEVICE: error: '__nv_rintf' comes from libdevice, but {{.*}}no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit
+
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa block-size=2048" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=BLOCK
+// BLOCK: error: block-size must be in [1, 1024], got 2048
+
+// A PTX version too old for the chip, or an unknown chip, is an error rather
+// than an abort inside LLVM.
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa chip=sm_90 features=+ptx60 cuda-path=%cuda_path" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=PTXVERSION
+// PTXVERSION: error: PTX 6.0 (features '+ptx60') cannot target sm_90, which needs PTX 7.8 or newer
+// PTXVERSION-NEXT: quant_affine.quantize
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa chip=sm_91 cuda-path=%cuda_path" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=CHIP
+// CHIP: error: unknown NVIDIA chip 'sm_91' (expected sm_80, sm_90, ...)
+
+func.func @quantize(%x: tensor<256xf32>, %s: tensor<f32>, %out: memref<256xi8>) {
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<256xf32>, tensor<f32>) -> tensor<256xi8>
+  bufferization.materialize_in_destination %q in restrict writable %out : (tensor<256xi8>, memref<256xi8>) -> ()
+  return
+}

@@ -1,0 +1,105 @@
+// The device code the GPU pipeline makes, read as PTX text (format=isa needs
+// no ptxas). Every division is IEEE (div.rn), rounding is cvt.rni (from
+// libdevice's __nv_rintf, linked in: no call or extern is left), nothing is
+// approximate or flushed to zero, and global accesses are 16-byte vectors for
+// f32 and 4-byte packs for i8.
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
+// RUN: | %extract_gpu_binary | FileCheck %s --implicit-check-not=div.approx \
+// RUN:   --implicit-check-not=div.full --implicit-check-not=rcp.approx \
+// RUN:   --implicit-check-not=.ftz --implicit-check-not=.extern --implicit-check-not=call
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
+// RUN: | FileCheck %s --check-prefix=HOST
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa chip=sm_80 features=+ptx70 cuda-path=%cuda_path" \
+// RUN: | %extract_gpu_binary | FileCheck %s --check-prefix=SM80
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa block-size=128 vector-width=8 cuda-path=%cuda_path" \
+// RUN: | %extract_gpu_binary | FileCheck %s --check-prefix=TUNED
+
+// CHECK: .target sm_90
+
+// 64 x 128 with blocks of 32: (64, 4, 8) vector tiles, 256 threads a block.
+// CHECK-LABEL: .entry quantize_block32_kernel(
+// CHECK: .maxntid 8, 4, 8
+// CHECK: ld.global.v4.{{[bf]}}32
+// CHECK: div.rn.f32
+// CHECK: cvt.rni.f32.f32
+// CHECK: st.global.{{[bu]}}32
+// CHECK: ret;
+
+// CHECK-LABEL: .entry dequantize_block32_kernel(
+// CHECK: ld.global.{{[bu]}}32
+// CHECK: st.global.v4.{{[bf]}}32
+// CHECK: ret;
+
+// CHECK-LABEL: .entry qdq_per_channel_kernel(
+// CHECK: .maxntid 32, 8, 1
+// CHECK: ld.global.v4.{{[bf]}}32
+// CHECK: div.rn.f32
+// CHECK: cvt.rni.f32.f32
+// CHECK: st.global.v4.{{[bf]}}32
+// CHECK: ret;
+
+// i4 stays scalar (a byte each in memory).
+// CHECK-LABEL: .entry int4_kernel(
+// CHECK: div.rn.f32
+// CHECK: st.global.{{[bu]}}8
+// CHECK: ret;
+
+// Dynamic shapes: bounds checked in the kernel.
+// CHECK-LABEL: .entry dynamic_qdq_kernel(
+// CHECK: div.rn.f32
+// CHECK: cvt.rni.f32.f32
+// CHECK: ret;
+
+// HOST-NOT: scf.parallel
+// HOST-NOT: memref.alloc
+// HOST-LABEL: llvm.func @quantize_block32(
+// HOST: gpu.launch_func @quantize_block32_kernel::@quantize_block32_kernel blocks in ({{.*}}) threads in ({{.*}})
+// HOST: gpu.binary @quantize_block32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+
+// SM80: .version 7.0
+// SM80: .target sm_80
+// SM80-LABEL: .entry quantize_block32_kernel(
+// SM80: ld.global.v4.{{[bf]}}32
+// SM80: div.rn.f32
+
+// 8 f32 a thread: two 16-byte accesses each way.
+// TUNED-LABEL: .entry qdq_per_channel_kernel(
+// TUNED: .maxntid 16, 8, 1
+// TUNED-COUNT-2: ld.global.v4.{{[bf]}}32
+// TUNED-COUNT-2: st.global.v4.{{[bf]}}32
+
+func.func @quantize_block32(%w: tensor<64x128xf32>, %s: tensor<64x4xf32>, %o: tensor<64x4xf32>,
+                            %out: memref<64x128xi8>) {
+  %q = quant_affine.quantize %w, %s, %o range [-128, 127] block [1, 32]
+      : (tensor<64x128xf32>, tensor<64x4xf32>, tensor<64x4xf32>) -> tensor<64x128xi8>
+  bufferization.materialize_in_destination %q in restrict writable %out : (tensor<64x128xi8>, memref<64x128xi8>) -> ()
+  return
+}
+
+func.func @dequantize_block32(%q: tensor<64x128xi8>, %s: tensor<64x4xf32>, %o: tensor<64x4xf32>,
+                              %out: memref<64x128xf32>) {
+  %y = quant_affine.dequantize %q, %s, %o range [-128, 127] block [1, 32]
+      : (tensor<64x128xi8>, tensor<64x4xf32>, tensor<64x4xf32>) -> tensor<64x128xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x128xf32>, memref<64x128xf32>) -> ()
+  return
+}
+
+func.func @qdq_per_channel(%x: tensor<64x128xf32>, %s: tensor<64x1xf32>, %o: tensor<64x1xf32>,
+                           %out: memref<64x128xf32>) {
+  %y = quant_affine.qdq %x, %s, %o range [0, 255]
+      : (tensor<64x128xf32>, tensor<64x1xf32>, tensor<64x1xf32>) -> tensor<64x128xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x128xf32>, memref<64x128xf32>) -> ()
+  return
+}
+
+func.func @int4(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: memref<64x64xi4>) {
+  %y = quant_affine.quantize %x, %s range [-8, 7] block [1, 32] : (tensor<64x64xf32>, tensor<64x2xf32>) -> tensor<64x64xi4>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x64xi4>, memref<64x64xi4>) -> ()
+  return
+}
+
+func.func @dynamic_qdq(%x: tensor<?x?xf32>, %s: tensor<?x?xf32>, %out: memref<?x?xf32>) {
+  %y = quant_affine.qdq %x, %s range [0, 255] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
+  return
+}
