@@ -2,6 +2,7 @@
 # lit configuration for the quant-affine regression tests.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -38,3 +39,38 @@ if os.environ.get("QUANT_AFFINE_VERIFY_ROUNDTRIP") == "1":
 llvm_config.add_tool_substitutions(
     [opt, "mlir-runner", "mlir-translate", "mlir-opt", "llc", "clang", "clang++"],
     [config.quant_affine_tools_dir, config.llvm_tools_dir])
+
+# GPU tests. `ptxas`: the toolkit's ptxas can check our PTX. `cuda-runtime`:
+# our mgpu* library is built. `cuda-gpu`: a GPU answered the probe, so
+# compiled modules run (for the chip the probe reported). Elsewhere these
+# tests are reported as UNSUPPORTED.
+cuda_path = config.cuda_path
+config.substitutions.append(("%cuda_path", cuda_path or "/usr/local/cuda"))
+config.substitutions.append(
+    ("%extract_gpu_binary",
+     "%s %s" % (config.python_executable,
+                os.path.join(config.quant_affine_src_root, "utils", "extract-gpu-binary.py"))))
+if cuda_path and os.path.exists(os.path.join(cuda_path, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", os.path.join(cuda_path, "bin", "ptxas")))
+    config.substitutions.append(("%fatbinary", os.path.join(cuda_path, "bin", "fatbinary")))
+gpu_chip = "sm_90"
+if config.cuda_runtime_enabled:
+    lib_dir = os.path.join(config.quant_affine_obj_root, "lib")
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(
+        ("%cuda_runtime_lib", os.path.join(lib_dir, "libquant_affine_cuda_runtime.so")))
+    config.substitutions.append(("%cuda_stub_dir", os.path.join(lib_dir, "cuda-stub")))
+    probe = os.path.join(config.quant_affine_tools_dir, "quant-affine-cuda-probe")
+    try:
+        result = subprocess.run([probe], capture_output=True, text=True, timeout=60)
+        if result.returncode == 0 and result.stdout.startswith("sm_"):
+            config.available_features.add("cuda-gpu")
+            gpu_chip = result.stdout.strip()
+            lit_config.note("GPU tests run on " + gpu_chip)
+        else:
+            lit_config.note("no GPU: GPU execution tests are unsupported (%s)"
+                            % (result.stderr.strip() or "probe failed"))
+    except (OSError, subprocess.TimeoutExpired) as error:
+        lit_config.note("no GPU: GPU execution tests are unsupported (%s)" % error)
+config.substitutions.append(("%gpu_chip", gpu_chip))

@@ -3,7 +3,8 @@
 
 usage: /usr/bin/python3 utils/gen-conformance-tests.py PATH/TO/shared/conformance
 
-Writes test/Integration/CPU/conformance-*.mlir and seeds.mlir. The data is
+Writes test/Integration/CPU/{conformance-*,seeds,variants}.mlir and their GPU
+share in test/Integration/GPU/. The data is
 copied into the tests, so the suite never reads the shared directory; run this
 again only when the vectors change. Expected results are the bits of the
 vectors' `expected` fields, or of ref.py (the NumPy reference) where a test
@@ -24,6 +25,7 @@ import sys
 import numpy as np
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "test", "Integration", "CPU")
+GPU_OUT = os.path.join(os.path.dirname(__file__), "..", "test", "Integration", "GPU")
 # Run 1 executes the generated code: each case receives its operands as
 # function arguments, so nothing folds. Run 2 first inlines the cases into
 # @main and folds every op on constants (-inline -canonicalize), checking the
@@ -87,7 +89,11 @@ class Case:
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
-    def operand(self, lines, name, values, dt, shape):
+    def operand(self, lines, name, values, dt, shape, gpu=False):
+        if gpu and dt not in BITS:  # iN as decimals: no arith.trunci on the host
+            value = json.dumps(np.asarray(values).astype(np.int64).tolist())
+            lines.append("  %%%s = arith.constant dense<%s> : %s" % (name, value, ttype(shape, dt)))
+            return "%" + name
         if dt in BITS:
             bits, width = float_bits(values, dt), BITS[dt]
         else:  # iN storage, as two's complement bytes of a container width
@@ -103,6 +109,76 @@ class Case:
             return "%" + name + "_raw"
         lines.append("  %%%s = arith.constant dense<\"%s\"> : %s" % (name, hex_dense(bits, width), ttype(shape, dt)))
         return "%" + name
+
+    def emit_gpu_call(self):
+        """For @main on the GPU: operands and result in managed memory (which
+        host and device both address), the call, and the printout."""
+        xs, ss = list(np.shape(self.x)), list(np.shape(self.scale))
+        lines = []
+        operands = [("x", self.x, self.x_dt, xs), ("s", self.scale, "f32", ss)]
+        if self.offset is not None:
+            operands.append(("o", self.offset, "f32", ss))
+        names, types = [], []
+        for tag, values, dt, shape in operands:
+            name = "%s_%s" % (self.name, tag)
+            const = self.operand(lines, name, values, dt, shape, gpu=True)
+            tt, mt = ttype(shape, dt), ttype(shape, dt).replace("tensor", "memref")
+            lines.append("  %%%s_c = bufferization.to_buffer %s : %s to %s" % (name, const, tt, mt))
+            lines.append("  %%%s_m = gpu.alloc host_shared () : %s" % (name, mt))
+            lines.append("  memref.copy %%%s_c, %%%s_m : %s to %s" % (name, name, mt, mt))
+            lines.append("  %%%s_t = bufferization.to_tensor %%%s_m restrict : %s to %s" % (name, name, mt, tt))
+            names.append("%%%s_t" % name)
+            types.append(tt)
+        out = ttype(xs, "i64").replace("tensor", "memref")
+        lines.append("  %%%s_out = gpu.alloc host_shared () : %s" % (self.name, out))
+        names.append("%%%s_out" % self.name)
+        types.append(out)
+        lines.append("  call @%s(%s) : (%s) -> ()" % (self.name, ", ".join(names), ", ".join(types)))
+        lines.append("  %%%s_u = memref.cast %%%s_out : %s to memref<*xi64>" % (self.name, self.name, out))
+        lines.append("  vector.print str \"%s\\n\"" % self.name)
+        lines.append("  call @printMemrefI64(%%%s_u) : (memref<*xi64>) -> ()" % self.name)
+        return "\n".join(lines)
+
+    def emit_gpu(self):
+        """The case as a kernel: static shapes, the widened bits written
+        into the caller's buffer of the operand's shape."""
+        xs, ss = list(np.shape(self.x)), list(np.shape(self.scale))
+        args = ["%%x: %s" % ttype(xs, self.x_dt), "%%s: %s" % ttype(ss, "f32")]
+        if self.offset is not None:
+            args.append("%%o: %s" % ttype(ss, "f32"))
+        args.append("%%out: %s" % ttype(xs, "i64").replace("tensor", "memref"))
+        lines = ["// %s" % self.note] if self.note else []
+        lines.append("func.func @%s(%s) {" % (self.name, ", ".join(args)))
+        operands = [("%x", self.x_dt), ("%s", "f32")] + ([("%o", "f32")] if self.offset is not None else [])
+        shapes = [xs, ss, ss]
+        attrs = " range [%d, %d]" % (self.qmin, self.qmax)
+        if self.block is not None:
+            attrs += " block [%s]" % ", ".join(str(b) for b in self.block)
+        if self.compute:
+            attrs += " compute %s" % self.compute
+        lines.append("  %%y = quant_affine.%s %s%s : (%s) -> %s" % (
+            self.op, ", ".join(v for v, _ in operands), attrs,
+            ", ".join(ttype(shape, dt) for (_, dt), shape in zip(operands, shapes)), ttype(xs, self.result_dt)))
+        rdt, src = self.result_dt, "%y"
+        if rdt in BITS:
+            w = BITS[rdt]
+            lines.append("  %%nan = arith.constant dense<%d> : %s" % (CANONICAL_NAN[rdt], ttype(xs, "i%d" % w)))
+            lines.append("  %%nanf = arith.bitcast %%nan : %s to %s" % (ttype(xs, "i%d" % w), ttype(xs, rdt)))
+            lines.append("  %%isnan = arith.cmpf uno, %%y, %%y : %s" % ttype(xs, rdt))
+            lines.append("  %%c = arith.select %%isnan, %%nanf, %%y : %s, %s" % (ttype(xs, "i1"), ttype(xs, rdt)))
+            lines.append("  %%b = arith.bitcast %%c : %s to %s" % (ttype(xs, rdt), ttype(xs, "i%d" % w)))
+            src, ext, sw = "%b", "extui", w
+        else:
+            sw = int(rdt[1:])
+            ext = "extsi" if self.qmin < 0 else "extui"
+        if sw < 64:
+            lines.append("  %%w = arith.%s %s : %s to %s" % (ext, src, ttype(xs, "i%d" % sw), ttype(xs, "i64")))
+            src = "%w"
+        lines.append("  bufferization.materialize_in_destination %s in restrict writable %%out : (%s, %s) -> ()" % (
+            src, ttype(xs, "i64"), ttype(xs, "i64").replace("tensor", "memref")))
+        lines.append("  return")
+        lines.append("}")
+        return "\n".join(lines)
 
     def emit_call(self):
         """The constants and the call, for @main."""
@@ -208,6 +284,32 @@ def write(path, header, cases):
         body.append("")
     body.append("func.func @main() {")
     body += [c.emit_call() for c in cases]
+    body += ["  return", "}", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(body))
+    print("%s: %d cases" % (os.path.relpath(path), len(cases)))
+
+
+GPU_RUN = """// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="chip=%gpu_chip format=fatbin" \\
+// RUN: | mlir-runner -e main -entry-point-result=void \\
+// RUN:   -shared-libs=%cuda_runtime_lib \\
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so \\
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so \\
+// RUN: | FileCheck %s
+// REQUIRES: cuda-gpu
+"""
+
+
+def write_gpu(path, header, cases):
+    """The cases run on a GPU; results are checked against the same bits."""
+    body = [GPU_RUN, "// %s, on the GPU" % header, "// Generated by utils/gen-conformance-tests.py; do not edit.", "",
+            "func.func private @printMemrefI64(memref<*xi64>)", ""]
+    for c in cases:
+        body.append("\n".join(c.checks()))
+        body.append(c.emit_gpu())
+        body.append("")
+    body.append("func.func @main() {")
+    body += [c.emit_gpu_call() for c in cases]
     body += ["  return", "}", ""]
     with open(path, "w") as f:
         f.write("\n".join(body))
@@ -408,6 +510,12 @@ def ref_in(x, sc, of, qmin, qmax, block, dt, cdt, dequantize):
     return restore(ref.cast(q, dt))
 
 
+def gpu_share(cases, every):
+    """Every `every`-th case, plus every case with f16 or bf16 data."""
+    return [c for i, c in enumerate(cases)
+            if i % every == 0 or c.x_dt in ("f16", "bf16") or c.result_dt in ("f16", "bf16")]
+
+
 if __name__ == "__main__":
     SHARED = os.path.abspath(sys.argv[1])
     sys.path.insert(0, SHARED)
@@ -423,3 +531,11 @@ if __name__ == "__main__":
     write(os.path.join(OUT, "variants.mlir"),
           "Ranks 3-4, channel axes, -1 blocks, f16/bf16/f64, 32-bit and 1-bit grids, ties, NaN, Inf, huge",
           variant_cases())
+    # The GPU runs a share of the same cases: all seeds, a third of the rest.
+    write_gpu(os.path.join(GPU_OUT, "seeds.mlir"), "Every example printed in the seed documents",
+              seed_cases())
+    quantize, dequantize, qdq = (vector_cases(f, f) for f in ("quantize", "dequantize", "qdq"))
+    write_gpu(os.path.join(GPU_OUT, "conformance.mlir"), "A third of the AIMET vectors",
+              gpu_share(quantize, 3) + gpu_share(dequantize, 3) + gpu_share(qdq, 3))
+    write_gpu(os.path.join(GPU_OUT, "variants.mlir"), "Half of the rank, dtype and grid variants",
+              gpu_share(variant_cases(), 2))
