@@ -40,7 +40,8 @@ llvm_config.add_tool_substitutions(
     [opt, "mlir-runner", "mlir-translate", "mlir-opt", "llc", "clang", "clang++"],
     [config.quant_affine_tools_dir, config.llvm_tools_dir])
 
-# GPU tests. `ptxas`: the toolkit's ptxas can check our PTX. `cuda-runtime`:
+# GPU tests. `libdevice`: device code that rounds can be compiled (to PTX
+# text, with no other tool). `ptxas`: the toolkit's ptxas can check our PTX. `cuda-runtime`:
 # our mgpu* library is built. `cuda-gpu`: a GPU answered the probe, so
 # compiled modules run (for the chip the probe reported). Elsewhere these
 # tests are reported as UNSUPPORTED.
@@ -50,6 +51,9 @@ config.substitutions.append(
     ("%extract_gpu_binary",
      "%s %s" % (config.python_executable,
                 os.path.join(config.quant_affine_src_root, "utils", "extract-gpu-binary.py"))))
+if cuda_path and os.path.exists(
+        os.path.join(cuda_path, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("libdevice")
 if cuda_path and os.path.exists(os.path.join(cuda_path, "bin", "ptxas")):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", os.path.join(cuda_path, "bin", "ptxas")))
@@ -60,7 +64,10 @@ if config.cuda_runtime_enabled:
     config.available_features.add("cuda-runtime")
     config.substitutions.append(
         ("%cuda_runtime_lib", os.path.join(lib_dir, "libquant_affine_cuda_runtime.so")))
-    config.substitutions.append(("%cuda_stub_dir", os.path.join(lib_dir, "cuda-stub")))
+    stub_dir = os.path.join(lib_dir, "cuda-stub")
+    config.substitutions.append(("%cuda_stub_dir", stub_dir))
+    if os.path.exists(os.path.join(stub_dir, "libcuda.so.1")):
+        config.available_features.add("cuda-stub")
     probe = os.path.join(config.quant_affine_tools_dir, "quant-affine-cuda-probe")
     try:
         result = subprocess.run([probe], capture_output=True, text=True, timeout=60)

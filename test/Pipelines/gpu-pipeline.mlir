@@ -3,6 +3,7 @@
 // libdevice's __nv_rintf, linked in: no call or extern is left), nothing is
 // approximate or flushed to zero, and global accesses are 16-byte vectors for
 // f32 and 4-byte packs for i8.
+// REQUIRES: libdevice
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
 // RUN: | %extract_gpu_binary | FileCheck %s --implicit-check-not=div.approx \
 // RUN:   --implicit-check-not=div.full --implicit-check-not=rcp.approx \

@@ -1,6 +1,6 @@
 // ptxas accepts the PTX for sm_80 and sm_90, and the pipeline's cubin and
 // fatbin formats (which run ptxas and fatbinary themselves) succeed.
-// REQUIRES: ptxas
+// REQUIRES: ptxas, libdevice
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa chip=sm_80 cuda-path=%cuda_path" \
 // RUN: | %extract_gpu_binary -o %t.sm80.ptx
 // RUN: %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin

@@ -2,7 +2,7 @@
 // runtime (every mgpu* symbol the host code calls resolves), and the runtime
 // stops with the failing driver call and its error instead of crashing. The
 // toolkit's stub driver stands in for libcuda.so.1 here.
-// REQUIRES: cuda-runtime
+// REQUIRES: cuda-runtime, cuda-stub, libdevice
 // UNSUPPORTED: cuda-gpu
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" -o %t.mlir
 // RUN: env LD_LIBRARY_PATH=%cuda_stub_dir not mlir-runner %t.mlir -e main -entry-point-result=void \
