@@ -82,6 +82,8 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   QuantAffineVectorizePassOptions vectorize;
   vectorize.vectorWidth = options.vectorWidth;
   vectorize.parallelLoops = true;
+  // Vector accesses take the vector's alignment (below): no partial tiles.
+  vectorize.fullVectorsOnly = true;
   pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(vectorize));
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   pm.addPass(createCanonicalizerPass());

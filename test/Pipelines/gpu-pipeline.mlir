@@ -39,6 +39,15 @@
 // CHECK: st.global.v4.{{[bf]}}32
 // CHECK: ret;
 
+// Rows of 6 f32 start 8-byte aligned: 2-element vectors, never a 16-byte
+// access that would straddle a row start.
+// CHECK-LABEL: .entry rows_of_six_kernel(
+// CHECK-NOT: .v4.
+// CHECK: ld.global.v2.{{[bf]}}32
+// CHECK-NOT: .v4.
+// CHECK: st.global.v2.{{[bf]}}32
+// CHECK: ret;
+
 // i4 stays scalar (a byte each in memory).
 // CHECK-LABEL: .entry int4_kernel(
 // CHECK: div.rn.f32
@@ -90,6 +99,12 @@ func.func @qdq_per_channel(%x: tensor<64x128xf32>, %s: tensor<64x1xf32>, %o: ten
   %y = quant_affine.qdq %x, %s, %o range [0, 255]
       : (tensor<64x128xf32>, tensor<64x1xf32>, tensor<64x1xf32>) -> tensor<64x128xf32>
   bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x128xf32>, memref<64x128xf32>) -> ()
+  return
+}
+
+func.func @rows_of_six(%x: tensor<8x6xf32>, %s: tensor<f32>, %out: memref<8x6xf32>) {
+  %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<8x6xf32>, tensor<f32>) -> tensor<8x6xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<8x6xf32>, memref<8x6xf32>) -> ()
   return
 }
 

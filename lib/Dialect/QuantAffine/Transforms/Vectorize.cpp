@@ -46,11 +46,25 @@ bool touchesNonByteIntegers(linalg::GenericOp op) {
 
 /// Tiles `op` to 1 x ... x 1 x width; returns the tiled op, or null when
 /// tiling failed (the op is then left as it is).
+/// The largest power of two not above `width` that divides `size`; 1 for a
+/// dynamic size.
+int64_t dividingWidth(int64_t size, int64_t width) {
+  if (ShapedType::isDynamic(size))
+    return 1;
+  int64_t result = 1;
+  while (result * 2 <= width && size % (result * 2) == 0)
+    result *= 2;
+  return result;
+}
+
 linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
-                                int64_t width, bool parallelLoops) {
+                                int64_t width, bool parallelLoops,
+                                bool fullVectorsOnly) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t inner = ranges.back();
+  if (fullVectorsOnly)
+    width = dividingWidth(inner, width);
   // A static innermost dim narrower than the width is one tile.
   if (!ShapedType::isDynamic(inner) && inner < width)
     width = std::max<int64_t>(inner, 1);
@@ -94,7 +108,8 @@ struct QuantAffineVectorizePass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
-      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth, parallelLoops);
+      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth, parallelLoops,
+                                               fullVectorsOnly);
       if (!tile)
         continue;
       rewriter.setInsertionPoint(tile);

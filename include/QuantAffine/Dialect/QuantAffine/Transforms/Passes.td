@@ -25,6 +25,12 @@ def QuantAffineVectorizePass
     would not match the scalar layout. (Results of such types that fuse into a
     consumer, like a widening `extsi`, never reach memory and are vectorized.)
 
+    With `full-vectors-only`, the width of each op shrinks to the largest
+    power of two not above `vector-width` that divides its innermost size
+    (dynamic sizes get width 1): no masks, and in buffers whose rows start
+    aligned every vector access is aligned to its own size, which the GPU
+    pipeline relies on for 16-byte `ld.global.v4`.
+
     With `parallel-loops`, the tile loop is an `scf.forall`, whose
     iterations are independent by construction; the GPU pipeline turns it
     into `scf.parallel` and maps it to blocks and threads.
@@ -37,7 +43,11 @@ def QuantAffineVectorizePass
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "Elements per vector along the innermost dim">,
     Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
-           "Tile with scf.forall instead of scf.for">
+           "Tile with scf.forall instead of scf.for">,
+    Option<"fullVectorsOnly", "full-vectors-only", "bool", /*default=*/"false",
+           "Shrink the width to a power of two dividing the innermost size, "
+           "and keep dynamic innermost sizes scalar, so that no tile is "
+           "partial and every vector access is aligned to its size">
   ];
   let dependentDialects = [
     "scf::SCFDialect", "vector::VectorDialect", "tensor::TensorDialect",
