@@ -40,6 +40,11 @@ llvm_config.add_tool_substitutions(
     [opt, "mlir-runner", "mlir-translate", "mlir-opt", "llc", "clang", "clang++"],
     [config.quant_affine_tools_dir, config.llvm_tools_dir])
 
+# libomp: the OpenMP runtime (Debian's libomp-22-dev) that the CPU pipeline's
+# openmp option needs at link time.
+if os.path.exists(os.path.join(config.mlir_lib_dir, "libomp.so")):
+    config.available_features.add("libomp")
+
 # GPU tests. `libdevice`: device code that rounds can be compiled (to PTX
 # text, with no other tool). `ptxas`: the toolkit's ptxas can check our PTX. `cuda-runtime`:
 # our mgpu* library is built. `cuda-gpu`: a GPU answered the probe, so

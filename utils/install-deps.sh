@@ -9,6 +9,7 @@ packages=(
   libzstd-dev            # LLVMConfig.cmake needs zstd's CMake package
   ninja-build cmake g++ python3
   libgtest-dev
+  libomp-22-dev          # the OpenMP runtime of the CPU pipeline's openmp option
 )
 missing=()
 for p in "${packages[@]}"; do

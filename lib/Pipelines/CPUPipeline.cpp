@@ -23,11 +23,14 @@
 #include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -42,6 +45,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // 2. Tile and vectorize on tensors.
   QuantAffineVectorizePassOptions vectorize;
   vectorize.vectorWidth = options.vectorWidth;
+  vectorize.parallelOuter = options.openmp;
   pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(vectorize));
   // Masked transfers become plain masked ops before bufferization: buffer
   // deallocation would otherwise insert ops into vector.mask regions, which
@@ -52,6 +56,12 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
 
   // 3. Bufferize in place into the caller's buffers.
   addInPlaceBufferizationStage(pm);
+
+  // Rows (or chunks) of each op to an omp.parallel/omp.wsloop.
+  if (options.openmp) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+  }
 
   // 4. To the LLVM dialect.
   VectorTransferToSCFOptions toSCF;
@@ -65,6 +75,8 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   }
   pm.addPass(createSCFToControlFlowPass());
   addStandardToLLVMStage(pm);
+  if (options.openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -44,7 +45,8 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect,
                   gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
+                  memref::MemRefDialect, NVVM::NVVMDialect, omp::OpenMPDialect,
+                  scf::SCFDialect,
                   tensor::TensorDialect, ub::UBDialect,
                   vector::VectorDialect>();
   registerPipelineExtensions(registry);
@@ -73,6 +75,8 @@ void mlir::quant_affine::registerAllPasses() {
   registerConvertVectorToLLVMPass();
   registerConvertVectorToSCF();
   registerConvertGpuOpsToNVVMOps();
+  registerConvertSCFToOpenMPPass();
+  registerConvertOpenMPToLLVMPass();
   registerConvertParallelLoopToGpuPass();
   registerGpuToLLVMConversionPass();
   quant_affine::registerQuantAffineConversionPasses();

@@ -12,8 +12,17 @@
 // CHECK: llvm.sitofp {{.*}} : vector<16xi8> to vector<16xf32>
 // CHECK: llvm.fmul {{.*}} : vector<16xf32>
 // CHECK: llvm.store {{.*}} : vector<16xf32>, !llvm.ptr
+// Non-temporal stores where the caller's buffer is 64-byte aligned (then
+// every 16 x f32 store is), plain stores otherwise.
 // NT-LABEL: llvm.func @dequantize_into_buffer
-// NT: llvm.store {{.*}} {alignment = 4 : i64, nontemporal} : vector<16xf32>
+// NT: %[[REM:.*]] = llvm.urem %{{.*}}, %{{.*}} : i64
+// NT: %[[ALIGNED:.*]] = llvm.icmp "eq" %[[REM]], %{{.*}} : i64
+// NT: llvm.cond_br %[[ALIGNED]], ^[[STREAM:.*]], ^[[PLAIN:bb[0-9]+]]
+// NT: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<16xf32>
+// NT: ^[[PLAIN]]:
+// NT-NOT: nontemporal
+// NT: llvm.store {{.*}} {alignment = 4 : i64} : vector<16xf32>
+// NT: llvm.return
 // W8-LABEL: llvm.func @dequantize_into_buffer
 // W8: llvm.fmul {{.*}} : vector<8xf32>
 func.func @dequantize_into_buffer(%q: tensor<64x64xi8>, %s: tensor<64x1xf32>, %out: memref<64x64xf32>) {

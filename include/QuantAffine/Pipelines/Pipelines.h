@@ -30,6 +30,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "runtime-checks",
       llvm::cl::desc("Assert at run time what dynamic shapes leave unchecked"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> openmp{
+      *this, "openmp",
+      llvm::cl::desc("Run the rows of each op on OpenMP threads (omp "
+                     "dialect; link an OpenMP runtime such as libomp)"),
+      llvm::cl::init(false)};
 };
 
 /// quant_affine on tensors (with func/tensor/linalg/arith) to the LLVM

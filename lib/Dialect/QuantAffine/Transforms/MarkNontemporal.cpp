@@ -3,12 +3,34 @@
 // Part of the quant-affine project.
 //
 //===----------------------------------------------------------------------===//
+//
+// x86 streams a vector store past the caches (vmovntps) only when the store
+// is aligned to its size; otherwise a non-temporal store costs more than a
+// plain one. Whether the caller's buffer is aligned is known only at run
+// time, so the function body is versioned: when every buffer the stores
+// write is aligned to the widest store, a copy runs whose stores are
+// non-temporal and carry the alignment their offsets prove (below);
+// otherwise the original, with plain stores. Both compute the same values.
+//
+// (memref.assume_alignment would say the same, but expand-strided-metadata
+// folds the metadata of its result to that of its operand, after which the
+// pure assumption is dead and erased.)
+//
+//===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -20,18 +42,167 @@ namespace quant_affine {
 using namespace mlir;
 
 namespace {
+
+/// The function argument a store's memref views, if it views one.
+BlockArgument rootArgument(Value memref, Block &entry) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(memref);
+  return arg && arg.getOwner() == &entry ? arg : BlockArgument();
+}
+
+constexpr int64_t kMaxDivisor = int64_t(1) << 20;
+
+int64_t powerOfTwoDividing(int64_t c) {
+  return c == 0 ? kMaxDivisor : std::min<int64_t>(c & -c, kMaxDivisor);
+}
+
+/// The largest power of two (up to 2^20) known to divide an index: constants,
+/// induction variables of scf.for (lower bound and step), sums and products.
+int64_t knownDivisor(OpFoldResult ofr) {
+  if (std::optional<int64_t> c = getConstantIntValue(ofr))
+    return powerOfTwoDividing(*c);
+  Value value = cast<Value>(ofr);
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (loop && arg == loop.getInductionVar())
+      return std::min(knownDivisor(loop.getLowerBound()),
+                      knownDivisor(loop.getStep()));
+    return 1;
+  }
+  if (auto add = value.getDefiningOp<arith::AddIOp>())
+    return std::min(knownDivisor(add.getLhs()), knownDivisor(add.getRhs()));
+  if (auto mul = value.getDefiningOp<arith::MulIOp>())
+    return std::min(knownDivisor(mul.getLhs()) * knownDivisor(mul.getRhs()),
+                    kMaxDivisor);
+  return 1;
+}
+
+/// The largest power of two (bytes, up to 2^20) known to divide the distance
+/// from the start of the root buffer to the element `store` writes; 1 when
+/// the views in between are not static-strided subviews and reshapes.
+int64_t knownByteDivisor(vector::StoreOp store) {
+  auto type = cast<MemRefType>(store.getBase().getType());
+  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  int64_t divisor = kMaxDivisor;
+  // Adds sum(offset_i * stride_i) of `of`'s strides to what is known.
+  auto addTerms = [&](ArrayRef<OpFoldResult> offsets, MemRefType of) {
+    SmallVector<int64_t> strides;
+    int64_t ignored;
+    if (failed(of.getStridesAndOffset(strides, ignored)))
+      return false;
+    for (auto [offset, stride] : llvm::zip(offsets, strides)) {
+      if (ShapedType::isDynamic(stride))
+        return false;
+      int64_t term = powerOfTwoDividing(stride) * knownDivisor(offset) * bytes;
+      divisor = std::min(divisor, std::min(term, kMaxDivisor));
+    }
+    return true;
+  };
+  if (!addTerms(getAsOpFoldResult(store.getIndices()), type))
+    return 1;
+  Value memref = store.getBase();
+  while (Operation *def = memref.getDefiningOp()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+      if (!addTerms(subview.getMixedOffsets(), subview.getSourceType()))
+        return 1;
+      memref = subview.getSource();
+    } else if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def)) {
+      memref = def->getOperand(0);
+    } else {
+      return 1;
+    }
+  }
+  return divisor;
+}
+
+int64_t storeBytes(vector::StoreOp store) {
+  VectorType type = store.getVectorType();
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
 struct QuantAffineMarkNontemporalPass
     : quant_affine::impl::QuantAffineMarkNontemporalPassBase<
           QuantAffineMarkNontemporalPass> {
   void runOnOperation() override {
+    func::FuncOp func = getOperation();
     // Unmasked 1-D transfer writes become vector.store, which can be marked.
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
-    getOperation().walk(
-        [](vector::StoreOp store) { store.setNontemporal(true); });
+    if (func.isExternal() || !func.getBody().hasOneBlock())
+      return markAll(func);
+
+    // The alignment each written buffer needs: its widest store.
+    Block &entry = func.front();
+    llvm::MapVector<BlockArgument, int64_t> alignments;
+    bool allRooted = true;
+    func.walk([&](vector::StoreOp store) {
+      BlockArgument root = rootArgument(store.getBase(), entry);
+      if (!root) {
+        allRooted = false;
+        return;
+      }
+      int64_t &alignment = alignments[root];
+      alignment = std::max(alignment, storeBytes(store));
+    });
+    Operation *ret = entry.getTerminator();
+    bool returnsArguments = llvm::all_of(
+        ret->getOperands(), [](Value v) { return isa<BlockArgument>(v); });
+    if (alignments.empty() || !allRooted || !returnsArguments)
+      return markAll(func);
+    version(func, alignments);
+  }
+
+  static void markAll(Operation *root) {
+    root->walk([](vector::StoreOp store) { store.setNontemporal(true); });
+  }
+
+  static void version(func::FuncOp func,
+                      const llvm::MapVector<BlockArgument, int64_t> &alignments) {
+    Block &entry = func.front();
+    Operation *ret = entry.getTerminator();
+    SmallVector<Operation *> body;
+    for (Operation &op : entry.without_terminator())
+      body.push_back(&op);
+
+    OpBuilder b(ret);
+    Location loc = func.getLoc();
+    Value aligned = arith::ConstantIntOp::create(b, loc, 1, /*width=*/1);
+    for (auto [arg, alignment] : alignments) {
+      Value address =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+      Value rem = arith::RemUIOp::create(
+          b, loc, address, arith::ConstantIndexOp::create(b, loc, alignment));
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                       zero);
+      aligned = arith::AndIOp::create(b, loc, aligned, ok);
+    }
+    auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+
+    // Plain stores where a buffer is not aligned: a copy of the body.
+    Block *plain = branch.elseBlock();
+    b.setInsertionPoint(plain->getTerminator());
+    IRMapping mapping;
+    for (Operation *op : body)
+      b.clone(*op, mapping);
+
+    // The original body streams, each store with the alignment its buffer
+    // has (checked above) and its offset keeps.
+    Block *streaming = branch.thenBlock();
+    for (Operation *op : body)
+      op->moveBefore(streaming->getTerminator());
+    streaming->walk([&](vector::StoreOp store) {
+      store.setNontemporal(true);
+      BlockArgument root = rootArgument(store.getBase(), entry);
+      int64_t alignment =
+          std::min(alignments.lookup(root), knownByteDivisor(store));
+      if (alignment > 1)
+        store.setAlignment(static_cast<uint64_t>(alignment));
+    });
   }
 };
 } // namespace

@@ -83,6 +83,24 @@ linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
   return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
 }
 
+/// Splits the outermost dim of `op` into an scf.forall of chunks (a row, or
+/// 4096 elements of a rank-1 op); returns the op of one chunk, or null.
+linalg::GenericOp splitOutermost(RewriterBase &rewriter, linalg::GenericOp op) {
+  unsigned loops = op.getNumLoops();
+  SmallVector<OpFoldResult> sizes(loops, rewriter.getIndexAttr(0));
+  sizes.front() = rewriter.getIndexAttr(loops == 1 ? 4096 : 1);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return {};
+  rewriter.replaceOp(op, tiled->replacements);
+  return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+}
+
 /// Vectorizes `op` (with masks when `vectorSizes` is given) and replaces it.
 LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
                                   ArrayRef<int64_t> vectorSizes) {
@@ -108,6 +126,11 @@ struct QuantAffineVectorizePass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
+      if (parallelOuter) {
+        op = splitOutermost(rewriter, op);
+        if (!op)
+          continue;
+      }
       linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth, parallelLoops,
                                                fullVectorsOnly);
       if (!tile)

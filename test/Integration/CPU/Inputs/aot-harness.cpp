@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -54,7 +55,25 @@ static bool sameBits(float a, float b) {
   return ua == ub;
 }
 
-int main() {
+/// A buffer of `count` elements that starts `shift` elements past a 64-byte
+/// boundary: shift 0 lets non-temporal stores stream, shift 1 must take the
+/// plain-store version.
+template <typename T> struct Shifted {
+  std::vector<T> storage;
+  T *data;
+  Shifted(int64_t count, int64_t shift) : storage(count + 64 + shift) {
+    auto address = reinterpret_cast<uintptr_t>(storage.data());
+    data = reinterpret_cast<T *>((address + 63) / 64 * 64) + shift;
+  }
+  MemRef2D<T> view(int64_t rows, int64_t cols) {
+    return {data, data, 0, {rows, cols}, {cols, 1}};
+  }
+  T &operator[](int64_t i) { return data[i]; }
+};
+
+/// Runs the three kernels with outputs `shift` elements off a 64-byte
+/// boundary; returns whether anything mismatched.
+static int runAll(int64_t shift) {
   const int64_t rows = 64, cols = 128, blocks = 4;
   std::vector<float> w(rows * cols), s(rows * blocks), o(rows * blocks);
   for (int64_t i = 0; i < rows * cols; ++i)
@@ -66,11 +85,12 @@ int main() {
     s[i] = (i % 3 == 0) ? 0.125f : 1.0f / 15.0f;
     o[i] = static_cast<float>(i % 5) - 2.0f; // odd offsets: tie order matters
   }
-  std::vector<int8_t> q(rows * cols);
-  std::vector<float> y(rows * cols), z(rows * cols);
+  Shifted<int8_t> q(rows * cols, shift);
+  Shifted<float> y(rows * cols, shift), z(rows * cols, shift);
   auto W = view(w, rows, cols), S = view(s, rows, blocks), O = view(o, rows, blocks);
-  auto Q = view(q, rows, cols);
-  auto Y = view(y, rows, cols), Z = view(z, rows, cols);
+  auto Q = q.view(rows, cols);
+  auto Y = y.view(rows, cols), Z = z.view(rows, cols);
+  std::printf("outputs %lld elements past a 64-byte boundary\n", (long long)shift);
   _mlir_ciface_quantize_block32(&W, &S, &O, &Q);
   _mlir_ciface_dequantize_block32(&Q, &S, &O, &Y);
 
@@ -108,4 +128,10 @@ int main() {
     std::printf(" %d", q[c]);
   std::printf("\n");
   return bad || badDeq || badQdq;
+}
+
+int main() {
+  int failed = runAll(0);
+  failed |= runAll(1);
+  return failed;
 }

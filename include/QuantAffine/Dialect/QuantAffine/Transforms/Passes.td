@@ -31,6 +31,11 @@ def QuantAffineVectorizePass
     aligned every vector access is aligned to its own size, which the GPU
     pipeline relies on for 16-byte `ld.global.v4`.
 
+    With `parallel-outer`, the outermost dim is first split into chunks in
+    an `scf.forall` (one row each, or 4096 elements of a rank-1 tensor), and
+    the chunks are tiled with `scf.for`: coarse parallel work for threads,
+    which the CPU pipeline's `openmp` option distributes.
+
     With `parallel-loops`, the tile loop is an `scf.forall`, whose
     iterations are independent by construction; the GPU pipeline turns it
     into `scf.parallel` and maps it to blocks and threads.
@@ -44,6 +49,10 @@ def QuantAffineVectorizePass
            "Elements per vector along the innermost dim">,
     Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
            "Tile with scf.forall instead of scf.for">,
+    Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"false",
+           "First split the outermost dim into an scf.forall of chunks "
+           "(rows; 4096 elements for rank 1), then tile each chunk with "
+           "scf.for">,
     Option<"fullVectorsOnly", "full-vectors-only", "bool", /*default=*/"false",
            "Shrink the width to a power of two dividing the innermost size, "
            "and keep dynamic innermost sizes scalar, so that no tile is "
@@ -100,9 +109,17 @@ def QuantAffineMarkNontemporalPass
   let dependentDialects = ["vector::VectorDialect", "memref::MemRefDialect"];
   let description = [{
     Lowers unmasked 1-D `vector.transfer_write`s on memrefs to `vector.store`
-    and sets `nontemporal` on every `vector.store`, so
-    large outputs stream past the caches instead of being read for ownership
-    first. Only worth it when the output does not fit in cache.
+    and makes the stores non-temporal, so large outputs stream past the
+    caches instead of being read for ownership first. Only worth it when the
+    output does not fit in cache.
+
+    x86 streams a store only when it is aligned to its size, which depends
+    on the caller's buffer. So the function body is versioned: if every
+    buffer the stores write (function arguments, through views) is aligned
+    to its widest store, a copy that assumes so (`memref.assume_alignment`)
+    runs with non-temporal stores; otherwise the original runs with plain
+    stores. Functions whose stores write other memrefs, or that return
+    values computed in the body, are marked without versioning.
   }];
 }
 
