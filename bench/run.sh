@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The CPU benchmark, in one command from the repository root:
+#
+#   bash bench/run.sh            # all sizes, 10 rounds
+#   ROUNDS=20 SIZES="4096x4096" bash bench/run.sh
+#
+# Installs what it needs (libomp, matplotlib), builds quant-affine-opt, and for
+# each size generates the kernels (bench/gen_kernels.py), compiles ours through
+# --quant-affine-cpu-pipeline and upstream's through --lower-quant-ops and the
+# same pipeline, builds the harness with clang -O3 -march=native -fopenmp and
+# runs it in a process of its own. Then bench/report.py prints the table and
+# writes build/bench/results.csv and build/bench/results.png. Compile times go
+# to build/bench/compile-times.csv (bench/compile_times.sh).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+OUT=${OUT:-$BUILD/bench}
+ROUNDS=${ROUNDS:-10}
+SIZES=${SIZES:-"256x1024 4096x4096 11008x4096"}
+LLVM=/usr/lib/llvm-22/bin
+# Large outputs stream past the caches; the cache-resident size keeps them.
+OURS_LARGE=${OURS_LARGE-"openmp=true nontemporal-stores=true"}
+OURS_SMALL=${OURS_SMALL-"openmp=true"}
+
+missing=""
+for pkg in libomp-22-dev python3-matplotlib; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+done
+if [ -n "$missing" ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+fi
+
+cmake -G Ninja -S "$ROOT" -B "$BUILD" >/dev/null
+ninja -C "$BUILD" quant-affine-opt >/dev/null
+OPT="$BUILD/bin/quant-affine-opt"
+mkdir -p "$OUT"
+
+for size in $SIZES; do
+  rows=${size%x*}
+  cols=${size#*x}
+  dir="$OUT/$size"
+  echo "== $size: generating and compiling"
+  python3 "$ROOT/bench/gen_kernels.py" "$rows" "$cols" "$dir"
+  opts=$OURS_LARGE
+  [ $((rows * cols)) -le $((1 << 20)) ] && opts=$OURS_SMALL
+  "$OPT" "$dir/ours.mlir" --quant-affine-cpu-pipeline="$opts" \
+    | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$dir/ours.ll"
+  "$LLVM/mlir-opt" "$dir/upstream.mlir" --lower-quant-ops --canonicalize \
+    | "$OPT" --quant-affine-cpu-pipeline="$opts" \
+    | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$dir/upstream.ll"
+  "$LLVM/clang" -O3 -march=native -Wno-override-module -c "$dir/ours.ll" -o "$dir/ours.o"
+  "$LLVM/clang" -O3 -march=native -Wno-override-module -c "$dir/upstream.ll" -o "$dir/upstream.o"
+  "$LLVM/clang++" -O3 -march=native -fopenmp -std=c++17 -I "$dir" -I "$ROOT/bench" \
+    "$ROOT/bench/harness.cpp" "$dir/ours.o" "$dir/upstream.o" -o "$dir/harness" \
+    -Wl,-rpath,/usr/lib/llvm-22/lib
+  echo "== $size: running ($ROUNDS rounds)"
+  "$dir/harness" "$ROUNDS" > "$dir/results.csv"
+done
+
+bash "$ROOT/bench/compile_times.sh" "$OPT" "$OUT"
+/usr/bin/python3 "$ROOT/bench/report.py" "$OUT" $SIZES
