@@ -4,7 +4,8 @@
 usage: report.py OUT_DIR SIZE...   (SIZE as 4096x4096; reads OUT_DIR/SIZE/results.csv)
 
 Prints, per size and thread count, one row per kernel: the matching limit
-(the faster of plain and non-temporal stores for the kernel's access pattern:
+(the fastest of the harness's loops for the kernel's access pattern, with
+plain and non-temporal stores:
 quantize reads 4 bytes and writes 1, dequantize reads 1 and writes 4, qdq
 copies 4), then ours, the hand-written loop and upstream `quant` in GB/s with
 their ratio to the limit, and ours over the best other column. Writes
@@ -67,12 +68,10 @@ def main():
     below = []
     for size in sizes:
         for threads in sorted({k[1] for k in kernels if k[0] == size}):
-            print("\n%s, %d thread%s. Limits (plain / non-temporal stores): %s" % (
+            print("\n%s, %d thread%s. Limits in GB/s: %s" % (
                 size, threads, "s" if threads > 1 else "",
-                ", ".join("%s %.1f / %.1f" % (p, *[
-                    next(r["gbps"] for r in rows if r["kind"] == "limit" and r["size"] == size
-                         and r["threads"] == threads and r["op"] == p and r["encoding"] == e)
-                    for e in ("plain", "stream")]) for p in ("copy", "read4write1", "read1write4"))))
+                ", ".join("%s %s %.1f" % (r["op"], r["encoding"], r["gbps"]) for r in rows
+                          if r["kind"] == "limit" and r["size"] == size and r["threads"] == threads)))
             print("%-11s %-5s %-9s %7s  %-15s %-15s %-15s %s" % (
                 "op", "range", "encoding", "limit", "ours", "hand", "upstream", "ours/best"))
             for key in sorted(k for k in kernels if k[0] == size and k[1] == threads):

@@ -1,0 +1,204 @@
+// The GPU benchmark for one tensor size (the kernels are compiled for it).
+//
+// Our kernels run through their compiled host code (_mlir_ciface_*), which
+// creates a stream, launches, synchronizes and destroys the stream on every
+// call. That would time the host round trip, not the kernel, so this program
+// defines mgpuStreamCreate/Synchronize/Destroy itself (the executable's
+// definitions take precedence over the runtime library's): every launch goes
+// to one stream, and the harness brackets a batch of launches with CUDA
+// events. The rest (module loading, launches) is the runtime library's.
+//
+// Per round, interleaved: a device-to-device copy of the f32 tensor (the
+// copy bandwidth the ratios refer to) and every kernel; the median of the
+// rounds is reported. Before timing, each kernel's output is compared bit
+// for bit with the formula computed on the host.
+//
+// usage: harness ROUNDS > results.csv
+
+#include "kernels.h"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = "?";
+  cuGetErrorName(result, &name);
+  std::fprintf(stderr, "%s failed: %s\n", what, name);
+  std::exit(1);
+}
+#define CHECK_CU(call) check(call, #call)
+
+CUstream benchStream = nullptr;
+
+constexpr int64_t kElems = kRows * kCols;
+
+MemRef2D view(CUdeviceptr data, int64_t rows, int64_t cols) {
+  void *p = reinterpret_cast<void *>(data);
+  return MemRef2D{p, p, 0, {rows, cols}, {cols, 1}};
+}
+
+struct Encoding {
+  int64_t block, rowStride, count;
+};
+
+Encoding encodingOf(const std::string &name) {
+  if (name == "tensor")
+    return {kCols, 0, 1};
+  if (name == "channel")
+    return {kCols, 1, kRows};
+  int64_t block = name == "block32" ? 32 : 128;
+  return {block, kCols / block, kRows * (kCols / block)};
+}
+
+float quantizeRef(float x, float s, float o) {
+  float q = std::nearbyint(x / s) - o;
+  q = q < -128.0f ? -128.0f : q;
+  return q > 127.0f ? 127.0f : q;
+}
+
+double median(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  size_t n = xs.size();
+  return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
+}
+
+} // namespace
+
+// The stream functions the compiled host code calls (see above).
+extern "C" CUstream mgpuStreamCreate() { return benchStream; }
+extern "C" void mgpuStreamSynchronize(CUstream) {}
+extern "C" void mgpuStreamDestroy(CUstream) {}
+
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 10;
+  // The primary context of device 0, which the runtime library uses too
+  // (kernel modules were loaded into it by global constructors).
+  CHECK_CU(cuInit(0));
+  CUdevice device;
+  CHECK_CU(cuDeviceGet(&device, 0));
+  CUcontext context;
+  CHECK_CU(cuDevicePrimaryCtxRetain(&context, device));
+  CHECK_CU(cuCtxSetCurrent(context));
+  CHECK_CU(cuStreamCreate(&benchStream, CU_STREAM_NON_BLOCKING));
+  char deviceName[256];
+  CHECK_CU(cuDeviceGetName(deviceName, sizeof(deviceName), device));
+  std::fprintf(stderr, "device: %s\n", deviceName);
+
+  std::vector<float> x(kElems);
+  std::vector<int8_t> q(kElems);
+  int64_t maxScales = kRows * (kCols / 32);
+  std::vector<float> scales(maxScales), offsets(maxScales);
+  uint32_t state = 12345;
+  for (int64_t i = 0; i < kElems; ++i) {
+    state = state * 1664525u + 1013904223u;
+    x[i] = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 8.0f;
+    q[i] = static_cast<int8_t>(state >> 24);
+  }
+  for (int64_t i = 0; i < maxScales; ++i) {
+    scales[i] = static_cast<float>(0.01 + (i * 37 % 400) / 10000.0);
+    offsets[i] = static_cast<float>(i * 5 % 7 - 3);
+  }
+
+  CUdeviceptr dX, dQ, dY, dQOut, dS, dO;
+  CHECK_CU(cuMemAlloc(&dX, kElems * 4));
+  CHECK_CU(cuMemAlloc(&dY, kElems * 4));
+  CHECK_CU(cuMemAlloc(&dQ, kElems));
+  CHECK_CU(cuMemAlloc(&dQOut, kElems));
+  CHECK_CU(cuMemAlloc(&dS, maxScales * 4));
+  CHECK_CU(cuMemAlloc(&dO, maxScales * 4));
+  CHECK_CU(cuMemcpyHtoD(dX, x.data(), kElems * 4));
+  CHECK_CU(cuMemcpyHtoD(dQ, q.data(), kElems));
+  CHECK_CU(cuMemcpyHtoD(dS, scales.data(), maxScales * 4));
+  CHECK_CU(cuMemcpyHtoD(dO, offsets.data(), maxScales * 4));
+
+  struct Variant {
+    std::string op, encoding;
+    double bytes;
+    const CompiledKernel *kernel; // null: the device copy
+    MemRef2D in, s, o, out;
+    std::vector<double> seconds;
+  };
+  std::vector<Variant> variants;
+  variants.push_back({"copy", "", 8.0 * kElems, nullptr, {}, {}, {}, {}, {}});
+
+  long mismatches = 0;
+  for (const CompiledKernel &k : kCompiledKernels) {
+    std::string op = k.op, enc = k.encoding;
+    Encoding e = encodingOf(enc);
+    bool toInt = op == "quantize", fromInt = op == "dequantize";
+    int64_t scaleRows = enc == "tensor" ? 1 : kRows;
+    int64_t scaleCols = e.rowStride ? e.rowStride : 1;
+    Variant v{op, enc, kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count, &k,
+              fromInt ? view(dQ, kRows, kCols) : view(dX, kRows, kCols),
+              view(dS, scaleRows, scaleCols), view(dO, scaleRows, scaleCols),
+              toInt ? view(dQOut, kRows, kCols) : view(dY, kRows, kCols), {}};
+    k.ours(&v.in, &v.s, &v.o, &v.out);
+    CHECK_CU(cuStreamSynchronize(benchStream));
+    std::vector<float> y(kElems);
+    std::vector<int8_t> qo(kElems);
+    if (toInt)
+      CHECK_CU(cuMemcpyDtoH(qo.data(), dQOut, kElems));
+    else
+      CHECK_CU(cuMemcpyDtoH(y.data(), dY, kElems * 4));
+    long bad = 0;
+    for (int64_t r = 0; r < kRows; ++r)
+      for (int64_t c = 0; c < kCols; ++c) {
+        int64_t i = r * kCols + c, j = r * e.rowStride + c / e.block;
+        float s = scales[j], o = offsets[j];
+        if (toInt) {
+          bad += static_cast<int8_t>(quantizeRef(x[i], s, o)) != qo[i];
+        } else {
+          float ref = fromInt ? (static_cast<float>(q[i]) + o) * s
+                              : (quantizeRef(x[i], s, o) + o) * s;
+          bad += std::memcmp(&ref, &y[i], 4) != 0;
+        }
+      }
+    std::fprintf(stderr, "%s %s: %ld of %lld elements differ from the formula\n",
+                 k.op, k.encoding, bad, static_cast<long long>(kElems));
+    mismatches += bad;
+    variants.push_back(v);
+  }
+
+  CUevent start, stop;
+  CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  const int reps = 20;
+  for (int round = 0; round < rounds; ++round)
+    for (Variant &v : variants) {
+      CHECK_CU(cuEventRecord(start, benchStream));
+      for (int r = 0; r < reps; ++r) {
+        if (v.kernel)
+          v.kernel->ours(&v.in, &v.s, &v.o, &v.out);
+        else
+          CHECK_CU(cuMemcpyDtoDAsync(dY, dX, kElems * 4, benchStream));
+      }
+      CHECK_CU(cuEventRecord(stop, benchStream));
+      CHECK_CU(cuEventSynchronize(stop));
+      float ms = 0;
+      CHECK_CU(cuEventElapsedTime(&ms, start, stop));
+      v.seconds.push_back(ms / 1e3 / reps);
+    }
+
+  double copyGBps = variants.front().bytes / median(variants.front().seconds) / 1e9;
+  std::printf("rows,cols,device,op,encoding,bytes,seconds,gbps,ratio_to_copy\n");
+  for (Variant &v : variants) {
+    double t = median(v.seconds), gbps = v.bytes / t / 1e9;
+    std::printf("%lld,%lld,%s,%s,%s,%.0f,%.9f,%.1f,%.3f\n",
+                static_cast<long long>(kRows), static_cast<long long>(kCols),
+                deviceName, v.op.c_str(), v.encoding.c_str(), v.bytes, t, gbps,
+                gbps / copyGBps);
+  }
+  std::fprintf(stderr, "%ld elements differ in all\n", mismatches);
+  return mismatches == 0 ? 0 : 1;
+}
