@@ -53,6 +53,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After canonicalization has marked the reads in bounds.
+  if (options.reciprocalDivision)
+    pm.addNestedPass<func::FuncOp>(createQuantAffineDivideByReciprocalPass());
 
   // 3. Bufferize in place into the caller's buffers.
   addInPlaceBufferizationStage(pm);

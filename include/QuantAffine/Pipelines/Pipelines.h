@@ -30,6 +30,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "runtime-checks",
       llvm::cl::desc("Assert at run time what dynamic shapes leave unchecked"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> reciprocalDivision{
+      *this, "reciprocal-division",
+      llvm::cl::desc("Round x / s through x * (1 / s) with an exactness check "
+                     "per vector (bit for bit the same results; slower where "
+                     "vector division is fast, see docs/Benchmarks.md)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> openmp{
       *this, "openmp",
       llvm::cl::desc("Run the rows of each op on OpenMP threads (omp "

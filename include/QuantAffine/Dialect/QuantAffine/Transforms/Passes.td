@@ -173,4 +173,27 @@ def QuantAffineCheckGPUTargetPass
   ];
 }
 
+def QuantAffineDivideByReciprocalPass
+    : Pass<"quant-affine-divide-by-reciprocal", "func::FuncOp"> {
+  let summary = "Round x / s through x * (1 / s) where that is provably exact";
+  let description = [{
+    Rewrites `math.roundeven(arith.divf(%x, %s))` on f32 vectors whose
+    divisor is the same in every lane (a broadcast, or a broadcasting
+    `vector.transfer_read`: per-tensor scales, per-channel scales of an outer
+    dim, blocks along the vector) and whose dividend is an unmasked, in-bounds
+    read. `1 / s` is divided once as a scalar, `t = x * (1 / s)` is rounded,
+    and a per-vector check decides whether that is what true division gives
+    in every lane: `1 / s` normal and finite, `|t| < 2^19`, and `t` farther
+    than `2^-20 |t|` from `floor(t) + 0.5`. Otherwise the vector divides
+    (`scf.if`). The proof is in `DivideByReciprocal.cpp` and
+    `docs/Pipelines.md`; the result is bit for bit that of true division for
+    every input. Quantizing data that is in cache is bound by the vector
+    division; this takes it off the common path.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "math::MathDialect", "scf::SCFDialect",
+    "vector::VectorDialect"
+  ];
+}
+
 #endif // QUANT_AFFINE_TRANSFORMS_PASSES_TD
