@@ -115,21 +115,6 @@ template <bool Stream> void read1Write4Lines(const int8_t *q, float *y) {
 
 //===-- The hand-written loops: the formula, straightforwardly -------------===//
 
-struct Encoding {
-  int64_t block;      // elements of a row that share a scale
-  int64_t rowStride;  // scales per row (0 for per-tensor)
-  int64_t count;      // scales in all
-};
-
-Encoding encodingOf(const std::string &name) {
-  if (name == "tensor")
-    return {kCols, 0, 1};
-  if (name == "channel")
-    return {kCols, 1, kRows};
-  int64_t block = name == "block32" ? 32 : 128;
-  return {block, kCols / block, kRows * (kCols / block)};
-}
-
 inline float clampGrid(float v, float qmin, float qmax) {
   v = v < qmin ? qmin : v;
   return v > qmax ? qmax : v;
@@ -264,7 +249,7 @@ int main(int argc, char **argv) {
   long upstreamDiffers = 0, oursDiffers = 0;
   for (const CompiledKernel &k : kCompiledKernels) {
     std::string op = k.op, range = k.range, enc = k.encoding;
-    Encoding en = encodingOf(enc);
+    Encoding en = encodingOf(enc, kRows, kCols);
     float qmin = range == "i8" ? -128 : -8, qmax = range == "i8" ? 127 : 7;
     bool toInt = op == "quantize", fromInt = op == "dequantize";
     double bytes = e * (fromInt || toInt ? 5 : 8) + 8.0 * en.count;

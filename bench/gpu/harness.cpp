@@ -48,19 +48,6 @@ MemRef2D view(CUdeviceptr data, int64_t rows, int64_t cols) {
   return MemRef2D{p, p, 0, {rows, cols}, {cols, 1}};
 }
 
-struct Encoding {
-  int64_t block, rowStride, count;
-};
-
-Encoding encodingOf(const std::string &name) {
-  if (name == "tensor")
-    return {kCols, 0, 1};
-  if (name == "channel")
-    return {kCols, 1, kRows};
-  int64_t block = name == "block32" ? 32 : 128;
-  return {block, kCols / block, kRows * (kCols / block)};
-}
-
 float quantizeRef(float x, float s, float o) {
   float q = std::nearbyint(x / s) - o;
   q = q < -128.0f ? -128.0f : q;
@@ -135,7 +122,7 @@ int main(int argc, char **argv) {
   long mismatches = 0;
   for (const CompiledKernel &k : kCompiledKernels) {
     std::string op = k.op, enc = k.encoding;
-    Encoding e = encodingOf(enc);
+    Encoding e = encodingOf(enc, kRows, kCols);
     bool toInt = op == "quantize", fromInt = op == "dequantize";
     int64_t scaleRows = enc == "tensor" ? 1 : kRows;
     int64_t scaleCols = e.rowStride ? e.rowStride : 1;
