@@ -95,9 +95,8 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addPass(createCanonicalizerPass());
 
   // 3. Blocks and threads, then kernels.
-  // Ops left scalar (no tile loop) become parallel loops here too.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  // (Ops that were not tiled become parallel loops in quant-affine-map-to-gpu.)
   QuantAffineMapToGPUPassOptions map;
   map.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createQuantAffineMapToGPUPass(map));

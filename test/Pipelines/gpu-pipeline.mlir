@@ -66,6 +66,14 @@
 // HOST: gpu.launch_func @quantize_block32_kernel::@quantize_block32_kernel blocks in ({{.*}}) threads in ({{.*}})
 // HOST: gpu.binary @quantize_block32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 
+// A rank-0 op has no loop, but still runs on the device (one thread), never
+// on the host on device memory.
+// HOST-LABEL: llvm.func @rank_zero(
+// HOST-NOT: llvm.load
+// HOST: gpu.launch_func @rank_zero_kernel::@rank_zero_kernel
+// HOST-NOT: llvm.store
+// HOST: llvm.return
+
 // SM80: .version 7.0
 // SM80: .target sm_80
 // SM80-LABEL: .entry quantize_block32_kernel(
@@ -111,6 +119,12 @@ func.func @rows_of_six(%x: tensor<8x6xf32>, %s: tensor<f32>, %out: memref<8x6xf3
 func.func @int4(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: memref<64x64xi4>) {
   %y = quant_affine.quantize %x, %s range [-8, 7] block [1, 32] : (tensor<64x64xf32>, tensor<64x2xf32>) -> tensor<64x64xi4>
   bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64x64xi4>, memref<64x64xi4>) -> ()
+  return
+}
+
+func.func @rank_zero(%x: tensor<f32>, %s: tensor<f32>, %out: memref<f32>) {
+  %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<f32>, memref<f32>) -> ()
   return
 }
 

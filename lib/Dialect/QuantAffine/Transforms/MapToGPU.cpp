@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -112,12 +114,45 @@ struct QuantAffineMapToGPUPass
     : quant_affine::impl::QuantAffineMapToGPUPassBase<QuantAffineMapToGPUPass> {
   using Base::Base;
 
+  /// Linalg ops left outside any loop (not tiled: scalar ones) become
+  /// parallel loops here; a rank-0 op, which has no loop and would run on
+  /// the host on device memory, goes into a one-iteration scf.parallel.
+  LogicalResult loopsForUntiledOps() {
+    SmallVector<linalg::LinalgOp> untiled;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureBufferSemantics() &&
+          !op->getParentOfType<scf::ParallelOp>() &&
+          !op->getParentOfType<gpu::LaunchOp>())
+        untiled.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : untiled) {
+      rewriter.setInsertionPoint(op);
+      if (op.getNumLoops() == 0) {
+        Location loc = op.getLoc();
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                            ValueRange{one}, ValueRange{one});
+        op->moveBefore(loop.getBody()->getTerminator());
+        continue;
+      }
+      if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+        return op->emitError("could not turn this op into parallel loops for "
+                             "the GPU");
+      rewriter.eraseOp(op);
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     if (blockSize < 1 || blockSize > 1024) {
       getOperation().emitError("block-size must be in [1, 1024], got ")
           << blockSize.getValue();
       return signalPassFailure();
     }
+    if (failed(loopsForUntiledOps()))
+      return signalPassFailure();
     SmallVector<scf::ParallelOp> outermost;
     getOperation().walk([&](scf::ParallelOp loop) {
       if (!loop->getParentOfType<scf::ParallelOp>() &&

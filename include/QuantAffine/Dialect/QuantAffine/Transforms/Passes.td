@@ -136,7 +136,10 @@ def QuantAffineMapToGPUPass
     `scf.if`, so every block has the same size. The block loop puts the dim
     with the most blocks on `block_x` (the only grid dim that may exceed
     65535); a static grid dim that does not fit `block_y`/`block_z`, and any
-    dim past the third, runs as a loop inside the kernel.
+    dim past the third, runs as a loop inside the kernel. Linalg ops on
+    memrefs outside any loop (ones that were not tiled) first become
+    parallel loops; a rank-0 op, which has no loop, goes into a
+    one-iteration `scf.parallel`, so that it too runs on the device.
 
     `--quant-affine-gpu-pipeline` runs it on bufferized, vectorized code
     whose tile loops `scf-forall-to-parallel` turned into `scf.parallel`.
@@ -147,7 +150,7 @@ def QuantAffineMapToGPUPass
   ];
   let dependentDialects = [
     "gpu::GPUDialect", "scf::SCFDialect", "arith::ArithDialect",
-    "affine::AffineDialect"
+    "affine::AffineDialect", "linalg::LinalgDialect"
   ];
 }
 
