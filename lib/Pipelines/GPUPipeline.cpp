@@ -89,6 +89,8 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   addInPlaceBufferizationStage(pm);
+  // What the host code still allocates, kernels use: managed memory.
+  pm.addPass(createQuantAffineManagedAllocationsPass());
   // Merges the forall's two subviews of each output tile, so that the copy
   // between them folds away.
   pm.addPass(createCSEPass());

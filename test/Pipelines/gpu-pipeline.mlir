@@ -74,6 +74,14 @@
 // HOST-NOT: llvm.store
 // HOST: llvm.return
 
+// A result that is not written into a destination is allocated by the host
+// code as managed memory (the kernel could not write malloc memory).
+// HOST-LABEL: llvm.func @returns_new_tensor(
+// HOST-NOT: @malloc
+// HOST: llvm.call @mgpuMemAlloc
+// HOST: gpu.launch_func @returns_new_tensor_kernel::@returns_new_tensor_kernel
+// HOST: llvm.return
+
 // SM80: .version 7.0
 // SM80: .target sm_80
 // SM80-LABEL: .entry quantize_block32_kernel(
@@ -126,6 +134,11 @@ func.func @rank_zero(%x: tensor<f32>, %s: tensor<f32>, %out: memref<f32>) {
   %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<f32>, tensor<f32>) -> tensor<f32>
   bufferization.materialize_in_destination %y in restrict writable %out : (tensor<f32>, memref<f32>) -> ()
   return
+}
+
+func.func @returns_new_tensor(%x: tensor<64x128xf32>, %s: tensor<64x1xf32>) -> tensor<64x128xi8> {
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<64x128xf32>, tensor<64x1xf32>) -> tensor<64x128xi8>
+  return %q : tensor<64x128xi8>
 }
 
 func.func @dynamic_qdq(%x: tensor<?x?xf32>, %s: tensor<?x?xf32>, %out: memref<?x?xf32>) {

@@ -199,4 +199,21 @@ def QuantAffineDivideByReciprocalPass
   ];
 }
 
+def QuantAffineManagedAllocationsPass
+    : Pass<"quant-affine-managed-allocations", "ModuleOp"> {
+  let summary = "Allocate host-code buffers as managed GPU memory";
+  let description = [{
+    Replaces `memref.alloc`/`memref.dealloc` outside GPU code with
+    `gpu.alloc host_shared`/`gpu.dealloc`: the buffers that bufferization
+    allocates in host code (results of functions that do not write into a
+    destination, temporaries) are read or written by kernels, which cannot
+    touch `malloc` memory. Managed memory stays readable by the host, so a
+    returned buffer can be printed or copied there. Every host
+    `memref.dealloc` becomes a `gpu.dealloc`: buffer deallocation also
+    frees buffers that the program allocated with `gpu.alloc`, and `free()`
+    on those would be wrong. Destination-style functions allocate nothing.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+}
+
 #endif // QUANT_AFFINE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,78 @@
+//===- ManagedAllocations.cpp - host buffers kernels can reach ------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Bufferization allocates with memref.alloc, which lowers to malloc: memory a
+// GPU kernel cannot touch. In host code that launches kernels, every buffer
+// it allocates is read or written by one, so allocate managed memory instead
+// (gpu.alloc host_shared, cuMemAllocManaged), which the host can still read
+// when such a buffer is returned. Deallocations of such buffers (and of ones
+// the program made with gpu.alloc, which buffer deallocation frees with
+// memref.dealloc, that is free()) become gpu.dealloc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEMANAGEDALLOCATIONSPASS
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+bool onHost(Operation *op) {
+  return !op->getParentOfType<gpu::LaunchOp>() &&
+         !op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+struct QuantAffineManagedAllocationsPass
+    : quant_affine::impl::QuantAffineManagedAllocationsPassBase<
+          QuantAffineManagedAllocationsPass> {
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> allocs;
+    SmallVector<memref::DeallocOp> deallocs;
+    getOperation().walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && onHost(op))
+        allocs.push_back(alloc);
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+          dealloc && onHost(op))
+        deallocs.push_back(dealloc);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::AllocOp alloc : allocs) {
+      rewriter.setInsertionPoint(alloc);
+      rewriter.replaceOpWithNewOp<gpu::AllocOp>(
+          alloc, alloc.getType(), /*asyncToken=*/Type(),
+          /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
+          alloc.getSymbolOperands(), /*hostShared=*/true);
+    }
+    // gpu-to-llvm lowers only the async form of gpu.dealloc: free on a
+    // stream of its own and wait for it.
+    Type token = gpu::AsyncTokenType::get(&getContext());
+    for (memref::DeallocOp dealloc : deallocs) {
+      rewriter.setInsertionPoint(dealloc);
+      Location loc = dealloc.getLoc();
+      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
+                        .getAsyncToken();
+      Value freed = gpu::DeallocOp::create(rewriter, loc, token,
+                                           ValueRange{start},
+                                           dealloc.getMemref())
+                        .getAsyncToken();
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
+      rewriter.eraseOp(dealloc);
+    }
+  }
+};
+
+} // namespace
