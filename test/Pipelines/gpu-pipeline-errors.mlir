@@ -4,6 +4,12 @@
 // RUN: | FileCheck %s --check-prefix=LIBDEVICE
 // LIBDEVICE: error: '__nv_rintf' comes from libdevice, but {{.*}}no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit
 
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa vector-width=0" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=WIDTH
+// RUN: not quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=-3" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=WIDTH
+// WIDTH: error: vector-width must be at least 1, got {{0|-3}}
+
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa block-size=2048" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BLOCK
 // BLOCK: error: block-size must be in [1, 1024], got 2048

@@ -117,6 +117,11 @@ struct QuantAffineVectorizePass
   using Base::Base;
 
   void runOnOperation() override {
+    if (vectorWidth < 1) {
+      getOperation().emitError("vector-width must be at least 1, got ")
+          << vectorWidth.getValue();
+      return signalPassFailure();
+    }
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (isElementwise(op) && !touchesNonByteIntegers(op))
