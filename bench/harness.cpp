@@ -89,14 +89,32 @@ template <bool Stream> void read4Write1Lines(const float *x, int8_t *q) {
   _mm_sfence();
 }
 
-// The shape the kernels have: one vector of 16 floats in, its 16 low bytes
-// out (vpmovdb), plain 16-byte stores.
+// The shapes the kernels have: 16 floats in, their 16 low bytes out
+// (vpmovdb) with plain 16-byte stores; or 64 floats in, one streamed line
+// of their low bytes out.
 void read4Write1Narrow(const float *x, int8_t *q) {
 #pragma omp parallel for schedule(static) firstprivate(x, q)
   for (int64_t row = 0; row < kRows; ++row)
     for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 16)
       _mm_store_si128(reinterpret_cast<__m128i *>(q + i),
                       _mm512_cvtepi32_epi8(_mm512_load_si512(x + i)));
+}
+
+void read4Write1NarrowLines(const float *x, int8_t *q) {
+#pragma omp parallel for schedule(static) firstprivate(x, q)
+  for (int64_t row = 0; row < kRows; ++row)
+    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
+      __m512i line = _mm512_castsi128_si512(
+          _mm512_cvtepi32_epi8(_mm512_load_si512(x + i)));
+      line = _mm512_inserti32x4(
+          line, _mm512_cvtepi32_epi8(_mm512_load_si512(x + i + 16)), 1);
+      line = _mm512_inserti32x4(
+          line, _mm512_cvtepi32_epi8(_mm512_load_si512(x + i + 32)), 2);
+      line = _mm512_inserti32x4(
+          line, _mm512_cvtepi32_epi8(_mm512_load_si512(x + i + 48)), 3);
+      _mm512_stream_si512(reinterpret_cast<__m512i *>(q + i), line);
+    }
+  _mm_sfence();
 }
 
 // One line of bytes in, four lines out (copies of it: no widening).
@@ -241,6 +259,8 @@ int main(int argc, char **argv) {
       [&] { read4Write1Lines<true>(x, qOut); });
   add("limit", "read4write1", "", "narrow", 5 * e,
       [&] { read4Write1Narrow(x, qOut); });
+  add("limit", "read4write1", "", "narrow-stream", 5 * e,
+      [&] { read4Write1NarrowLines(x, qOut); });
   add("limit", "read1write4", "", "plain", 5 * e,
       [&] { read1Write4Lines<false>(qIn, yOut); });
   add("limit", "read1write4", "", "stream", 5 * e,
