@@ -66,7 +66,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addPass(createConvertSCFToOpenMPPass());
   }
 
-  // 4. To the LLVM dialect.
+  // 4. To the LLVM dialect. Tiles of neighbouring blocks are contiguous:
+  // one wide access each.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
   VectorTransferToSCFOptions toSCF;
   toSCF.enableFullUnroll();
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));

@@ -82,10 +82,18 @@ linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
   int64_t inner = ranges.back();
   if (fullVectorsOnly)
     width = dividingWidth(inner, width);
-  // A static innermost dim narrower than the width is one tile.
-  if (!ShapedType::isDynamic(inner) && inner < width)
-    width = std::max<int64_t>(inner, 1);
   SmallVector<OpFoldResult> sizes(loops, rewriter.getIndexAttr(1));
+  // A static innermost dim narrower than the width (a block) is one tile;
+  // the tile takes whole rows of the next dim too, up to the width, so that
+  // a vector still spans `width` contiguous elements.
+  if (!ShapedType::isDynamic(inner) && inner < width) {
+    int64_t rows = inner > 0 ? width / inner : 1;
+    int64_t next = loops >= 2 ? ranges[loops - 2] : ShapedType::kDynamic;
+    if (!fullVectorsOnly && rows > 1 && width % inner == 0 &&
+        !ShapedType::isDynamic(next) && next % rows == 0)
+      sizes[loops - 2] = rewriter.getIndexAttr(rows);
+    width = std::max<int64_t>(inner, 1);
+  }
   sizes.back() = rewriter.getIndexAttr(width);
   return tileAndReplace(rewriter, op, sizes, parallelLoops);
 }

@@ -14,7 +14,9 @@ def QuantAffineVectorizePass
   let summary = "Tile elementwise linalg.generic ops and vectorize the tiles";
   let description = [{
     Tiles every all-parallel `linalg.generic` on tensors to
-    `1 x ... x 1 x vector-width` with `scf.for` loops and vectorizes each tile
+    `1 x ... x 1 x vector-width` with `scf.for` loops (where the innermost
+    dim is a block narrower than the width, to `1 x ... x k x block` with
+    `k x block = vector-width`) and vectorizes each tile
     with `linalg::vectorize`. Tiles of static shape become plain vector ops;
     where the innermost size is dynamic or not a multiple of the width, the
     tile is vectorized with masks. Ops that cannot be vectorized (gathers of
@@ -214,6 +216,19 @@ def QuantAffineManagedAllocationsPass
     on those would be wrong. Destination-style functions allocate nothing.
   }];
   let dependentDialects = ["gpu::GPUDialect"];
+}
+
+def QuantAffineFlattenTransfersPass
+    : Pass<"quant-affine-flatten-transfers", "func::FuncOp"> {
+  let summary = "Make vector transfers of contiguous memory one-dimensional";
+  let description = [{
+    Applies upstream's unit-dim dropping and flattening patterns to
+    `vector.transfer_read`/`transfer_write` on memrefs: a `2 x 32` tile of
+    two neighbouring blocks, contiguous in memory, becomes one 64-element
+    access (and so, with `quant-affine-mark-nontemporal`, one streamed
+    64-byte line for i8 results) instead of two half-line accesses.
+  }];
+  let dependentDialects = ["memref::MemRefDialect", "vector::VectorDialect"];
 }
 
 #endif // QUANT_AFFINE_TRANSFORMS_PASSES_TD
