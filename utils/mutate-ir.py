@@ -7,7 +7,11 @@ mangled, tokens dropped), wraps each mutant in a function, and feeds them all
 to `quant-affine-opt -split-input-file` in batches. Any exit status other than
 0 (valid) or 1 (diagnosed), or a stack dump on stderr, is a failure.
 
-usage: mutate-ir.py TOOL SEED COUNT FILE...   (TOOL may carry flags: "opt --flag")
+usage: mutate-ir.py [--compile] TOOL SEED COUNT FILE...   (TOOL may carry flags: "opt --flag")
+
+With --compile, each mutant is a function whose operands are its arguments
+and whose result it returns, so that a pipeline given in TOOL compiles what
+verifies instead of erasing it as dead.
 """
 import random
 import shlex
@@ -65,14 +69,34 @@ def operand_defs(line):
             for i, n in enumerate(dict.fromkeys(names))]
 
 
+def as_function(line):
+    """The mutant as a function of its operands returning its result, or
+    None when the line does not show one result and its type."""
+    lhs = re.match(r"\s*(%[A-Za-z0-9_]+)\s*=", line)
+    result = re.search(r"->\s*(.+?)\s*$", line)
+    if not lhs or not result:
+        return None
+    args = ", ".join("%s: %s" % d for d in operand_defs(line))
+    return "func.func @m(%s) -> %s {\n  %s\n  return %s : %s\n}\n" % (
+        args, result.group(1), line, lhs.group(1), result.group(1))
+
+
 def main():
-    tool, seed, count, files = shlex.split(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+    args = sys.argv[1:]
+    compile_mutants = args[0] == "--compile"
+    if compile_mutants:
+        args = args[1:]
+    tool, seed, count, files = shlex.split(args[0]), int(args[1]), int(args[2]), args[3:]
     rng = random.Random(seed)
     ops = [l.strip() for f in files for l in open(f)
            if "quant_affine." in l and "=" in l and not l.lstrip().startswith("//")]
     mutants = []
     for _ in range(count):
         line = mutate(rng.choice(ops), rng)
+        function = as_function(line) if compile_mutants else None
+        if function:
+            mutants.append(function)
+            continue
         # Operands come from an unregistered op with the types the mutant
         # names, so most mutants reach the verifier rather than the parser.
         defs = "".join("  %s = \"test.source\"() : () -> %s\n" % d
