@@ -132,7 +132,10 @@ struct QuantAffineVectorizePass
     }
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isElementwise(op) && !touchesNonByteIntegers(op))
+      // An empty op has nothing to tile (and upstream tiling of a zero-size
+      // dim crashes).
+      if (isElementwise(op) && !touchesNonByteIntegers(op) &&
+          !llvm::is_contained(op.getStaticLoopRanges(), 0))
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
