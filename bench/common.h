@@ -41,3 +41,21 @@ inline Encoding encodingOf(const std::string &name, int64_t rows,
   int64_t block = name == "block32" ? 32 : 128;
   return {block, cols / block, rows * (cols / block)};
 }
+
+/// The benchmark's data, the same in every harness: values spread over about
+/// +-6 quantization steps of 0.03 around zero, some far out (saturating);
+/// codes over the whole 8-bit range; and the scales and offsets that
+/// bench/gen_kernels.py also writes into the upstream types.
+inline void fillInputs(float *x, int8_t *q, int64_t elems, float *scales,
+                       float *offsets, int64_t scaleCount) {
+  uint32_t state = 12345;
+  for (int64_t i = 0; i < elems; ++i) {
+    state = state * 1664525u + 1013904223u;
+    x[i] = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 8.0f;
+    q[i] = static_cast<int8_t>(state >> 24);
+  }
+  for (int64_t i = 0; i < scaleCount; ++i) {
+    scales[i] = static_cast<float>(0.01 + (i * 37 % 400) / 10000.0);
+    offsets[i] = static_cast<float>(i * 5 % 7 - 3);
+  }
+}

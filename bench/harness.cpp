@@ -223,20 +223,7 @@ int main(int argc, char **argv) {
   int8_t *qRef = allocate<int8_t>(kElems), *qOut = allocate<int8_t>(kElems);
   int64_t maxScales = kRows * (kCols / 32);
   float *scales = allocate<float>(maxScales), *offsets = allocate<float>(maxScales);
-  // Values spread over about +-6 quantization steps of 0.03 around zero,
-  // some far out (saturating); codes over the whole 8-bit range.
-  uint32_t state = 12345;
-  for (int64_t i = 0; i < kElems; ++i) {
-    state = state * 1664525u + 1013904223u;
-    x[i] = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 8.0f;
-    qIn[i] = static_cast<int8_t>(state >> 24);
-  }
-  // The same scales and offsets as bench/gen_kernels.py puts in the upstream
-  // types.
-  for (int64_t i = 0; i < maxScales; ++i) {
-    scales[i] = static_cast<float>(0.01 + (i * 37 % 400) / 10000.0);
-    offsets[i] = static_cast<float>(i * 5 % 7 - 3);
-  }
+  fillInputs(x, qIn, kElems, scales, offsets, maxScales);
 
   std::vector<Variant> variants;
   auto add = [&](std::string kind, std::string op, std::string range,

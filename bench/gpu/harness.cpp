@@ -86,16 +86,8 @@ int main(int argc, char **argv) {
   std::vector<int8_t> q(kElems);
   int64_t maxScales = kRows * (kCols / 32);
   std::vector<float> scales(maxScales), offsets(maxScales);
-  uint32_t state = 12345;
-  for (int64_t i = 0; i < kElems; ++i) {
-    state = state * 1664525u + 1013904223u;
-    x[i] = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 8.0f;
-    q[i] = static_cast<int8_t>(state >> 24);
-  }
-  for (int64_t i = 0; i < maxScales; ++i) {
-    scales[i] = static_cast<float>(0.01 + (i * 37 % 400) / 10000.0);
-    offsets[i] = static_cast<float>(i * 5 % 7 - 3);
-  }
+  fillInputs(x.data(), q.data(), kElems, scales.data(), offsets.data(),
+             maxScales);
 
   CUdeviceptr dX, dQ, dY, dQOut, dS, dO;
   CHECK_CU(cuMemAlloc(&dX, kElems * 4));

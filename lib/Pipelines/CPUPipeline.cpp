@@ -27,9 +27,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -69,11 +67,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // 4. To the LLVM dialect. Tiles of neighbouring blocks are contiguous:
   // one wide access each.
   pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
-  VectorTransferToSCFOptions toSCF;
-  toSCF.enableFullUnroll();
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
+  addLoopsStage(pm.nest<func::FuncOp>());
   pm.addPass(createCanonicalizerPass());
   if (options.nontemporalStores) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());

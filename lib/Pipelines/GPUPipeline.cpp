@@ -34,11 +34,9 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -53,11 +51,7 @@ namespace {
 
 void addDeviceToNVVMStage(OpPassManager &pm) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  VectorTransferToSCFOptions toSCF;
-  toSCF.enableFullUnroll();
-  device.addPass(createConvertVectorToSCFPass(toSCF));
-  device.addPass(createConvertLinalgToLoopsPass());
-  device.addPass(createLowerAffinePass());
+  quant_affine::addLoopsStage(device);
   device.addPass(createCanonicalizerPass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(memref::createExpandStridedMetadataPass());
@@ -119,11 +113,7 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addNestedPass<gpu::GPUModuleOp>(createQuantAffineCheckGPUTargetPass(check));
 
   // 5. Host code to LLVM; device code to a binary.
-  VectorTransferToSCFOptions toSCF;
-  toSCF.enableFullUnroll();
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
+  addLoopsStage(pm.nest<func::FuncOp>());
   pm.addPass(createSCFToControlFlowPass());
   addStandardToLLVMStage(pm);
   pm.addPass(createGpuToLLVMConversionPass());

@@ -18,6 +18,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -62,13 +63,18 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
 }
 
-void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm,
-                                                bool vectorAlignment) {
+void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
+  VectorTransferToSCFOptions toSCF;
+  toSCF.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(toSCF));
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+}
+
+void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  ConvertVectorToLLVMPassOptions vectorToLLVM;
-  vectorToLLVM.useVectorAlignment = vectorAlignment;
-  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -20,10 +20,14 @@ void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
 /// caller's buffers, then deallocation of what is left.
 void addInPlaceBufferizationStage(OpPassManager &pm);
 
+/// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
+/// scf loops, affine to arith; added to `pm` as it is (a function or a GPU
+/// module pass manager).
+void addLoopsStage(OpPassManager &pm);
+
 /// Lowers cf/memref/vector/math/arith/index/ub/func (after scf-to-cf) to
-/// the LLVM dialect. Vector loads and stores take the vector's alignment
-/// when `vectorAlignment` is set.
-void addStandardToLLVMStage(OpPassManager &pm, bool vectorAlignment = false);
+/// the LLVM dialect.
+void addStandardToLLVMStage(OpPassManager &pm);
 
 } // namespace quant_affine
 } // namespace mlir
