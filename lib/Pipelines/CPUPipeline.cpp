@@ -78,4 +78,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  QuantAffineCheckLoweredPassOptions check;
+  check.pipelineName = "--quant-affine-cpu-pipeline";
+  pm.addPass(createQuantAffineCheckLoweredPass(check));
 }

@@ -123,4 +123,8 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   binary.compilationTarget = options.format;
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createCanonicalizerPass());
+  QuantAffineCheckLoweredPassOptions lowered;
+  lowered.allowGPU = true;
+  lowered.pipelineName = "--quant-affine-gpu-pipeline";
+  pm.addPass(createQuantAffineCheckLoweredPass(lowered));
 }

@@ -17,32 +17,44 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/GPU/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 
 void mlir::quant_affine::registerPipelineExtensions(
     DialectRegistry &registry) {
   arith::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
+  // Tensors carried by cf branches, scf loops and selects bufferize and get
+  // their buffers deallocated like any other value.
+  cf::registerBufferizableOpInterfaceExternalModels(registry);
+  cf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  gpu::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerSubsetOpInterfaceExternalModels(registry);
   linalg::registerTilingInterfaceExternalModels(registry);
@@ -72,14 +84,71 @@ void mlir::quant_affine::registerPipelineExtensions(
   registerNVVMDialectTranslation(registry);
 }
 
+LogicalResult mlir::quant_affine::checkCPUPipelineOptions(
+    const CPUPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  if (options.vectorWidth < 1)
+    return error("vector-width must be at least 1, got " +
+                 Twine(options.vectorWidth));
+  return success();
+}
+
+LogicalResult mlir::quant_affine::checkGPUPipelineOptions(
+    const GPUPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  StringRef format = options.format;
+  if (!llvm::is_contained({"isa", "bin", "fatbin"}, format))
+    return error("format must be isa, bin or fatbin, got '" + format + "'");
+  if (options.vectorWidth < 1)
+    return error("vector-width must be at least 1, got " +
+                 Twine(options.vectorWidth));
+  if (options.blockSize < 1 || options.blockSize > 1024)
+    return error("block-size must be in [1, 1024], got " +
+                 Twine(options.blockSize));
+  if (options.optLevel > 3)
+    return error("opt-level must be in [0, 3], got " + Twine(options.optLevel));
+  return success();
+}
+
+namespace {
+/// Registers a pipeline whose options are checked once, when the pipeline
+/// is parsed: a bad value is one error, not one per function with an IR
+/// dump from inside a pass.
+template <typename Options>
+void registerCheckedPipeline(
+    StringRef name, StringRef description,
+    LogicalResult (*check)(const Options &,
+                           function_ref<LogicalResult(const Twine &)>),
+    void (*build)(OpPassManager &, const Options &)) {
+  registerPassPipeline(
+      name, description,
+      [=](OpPassManager &pm, StringRef text,
+          function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(text)))
+          return errorHandler("invalid options '" + text + "' for " + name);
+        auto error = [&](const Twine &message) {
+          return errorHandler(name + ": " + message);
+        };
+        if (failed(check(options, error)))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(Options());
+      });
+}
+} // namespace
+
 void mlir::quant_affine::registerQuantAffinePipelines() {
-  PassPipelineRegistration<CPUPipelineOptions>(
+  registerCheckedPipeline<CPUPipelineOptions>(
       "quant-affine-cpu-pipeline",
       "Compile quant_affine on tensors to vectorized LLVM dialect for the host",
-      buildQuantAffineCPUPipeline);
-  PassPipelineRegistration<GPUPipelineOptions>(
+      checkCPUPipelineOptions, buildQuantAffineCPUPipeline);
+  registerCheckedPipeline<GPUPipelineOptions>(
       "quant-affine-gpu-pipeline",
       "Compile quant_affine on tensors to NVVM GPU kernels in a gpu.binary "
       "and host code in the LLVM dialect",
-      buildQuantAffineGPUPipeline);
+      checkGPUPipelineOptions, buildQuantAffineGPUPipeline);
 }

@@ -11,10 +11,12 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
@@ -31,6 +33,8 @@ using namespace mlir;
 
 void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
                                              bool runtimeChecks) {
+  // linalg.softmax and other aggregates become generics that lower as any.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineDecomposeAggregatesPass());
   ConvertQuantAffineToLinalgPassOptions toLinalg;
   toLinalg.runtimeChecks = runtimeChecks;
   pm.addNestedPass<func::FuncOp>(
@@ -55,12 +59,19 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop-carried tensor rewritten out of place each iteration (a qdq of
+  // the iter_arg into a fresh destination) yields a new buffer; the
+  // deallocation pipeline frees the previous one.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Folds collapse_shape(expand_shape(%arg)) back to %arg, so the result is
   // seen as the argument's buffer and dropped rather than cloned.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Results that may alias an argument or a constant are returned as
+  // bufferization.clone: an alloc and a copy the LLVM lowering understands.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
 void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
@@ -77,6 +88,8 @@ void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // What LLVM has no intrinsic for (tanh, erf, atan2, ...) calls libm.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

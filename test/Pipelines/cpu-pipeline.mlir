@@ -3,12 +3,11 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=8" | FileCheck %s --check-prefix=W8
 
 // Results are written in place into the caller's buffers: no hidden
-// allocation or copy anywhere in the module.
-// CHECK-NOT: @malloc
+// allocation or copy in a function that writes into a memref.
+// CHECK-LABEL: llvm.func @dequantize_into_buffer
+// CHECK-NOT: llvm.call @malloc
 // CHECK-NOT: memcpy
 // CHECK-NOT: memrefCopy
-
-// CHECK-LABEL: llvm.func @dequantize_into_buffer
 // CHECK: llvm.sitofp {{.*}} : vector<16xi8> to vector<16xf32>
 // CHECK: llvm.fmul {{.*}} : vector<16xf32>
 // CHECK: llvm.store {{.*}} : vector<16xf32>, !llvm.ptr
@@ -32,10 +31,17 @@ func.func @dequantize_into_buffer(%q: tensor<64x64xi8>, %s: tensor<64x1xf32>, %o
 }
 
 // Blocked encodings compute in an expanded shape; the result still goes
-// straight into the caller's buffer.
+// straight into the caller's buffer. A public function that returns its
+// argument's buffer returns a copy the caller owns (the ownership rule of
+// buffer deallocation): one malloc and one memcpy after the loop.
 // CHECK-LABEL: llvm.func @block_quantize_into_tensor
+// CHECK-NOT: llvm.call @malloc
 // CHECK: llvm.fdiv {{.*}} : vector<16xf32>
 // CHECK: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
+// CHECK: llvm.call @malloc
+// CHECK: llvm.intr.memcpy
+// CHECK-NOT: llvm.call @malloc
+// CHECK: llvm.return
 func.func @block_quantize_into_tensor(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: tensor<64x64xi8>) -> tensor<64x64xi8> {
   %y = quant_affine.quantize %x, %s range [-128, 127] block [1, 32] : (tensor<64x64xf32>, tensor<64x2xf32>) -> tensor<64x64xi8>
   %r = bufferization.materialize_in_destination %y in %out : (tensor<64x64xi8>, tensor<64x64xi8>) -> tensor<64x64xi8>
@@ -45,6 +51,7 @@ func.func @block_quantize_into_tensor(%x: tensor<64x64xf32>, %s: tensor<64x2xf32
 // i4 values stored to memory stay scalar: memrefs give each i4 a byte, LLVM
 // packs vectors of i4, so a vector store would scramble the layout.
 // CHECK-LABEL: llvm.func @int4_into_buffer
+// CHECK-NOT: llvm.call @malloc
 // CHECK-NOT: vector<{{[0-9]+}}xi4>
 // CHECK: llvm.store {{.*}} : i4, !llvm.ptr
 // CHECK-NOT: vector<{{[0-9]+}}xi4>
@@ -57,6 +64,7 @@ func.func @int4_into_buffer(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: m
 
 // Dynamic shapes with a doubly-dynamic block encoding lower too (gather).
 // CHECK-LABEL: llvm.func @dynamic_qdq
+// CHECK-NOT: llvm.call @malloc
 // CHECK: llvm.fdiv
 // CHECK: llvm.intr.roundeven
 func.func @dynamic_qdq(%x: tensor<?x?xf32>, %s: tensor<?x?xf32>, %out: memref<?x?xf32>) {

@@ -8,11 +8,27 @@
 // RUN: | FileCheck %s --check-prefix=WIDTH
 // RUN: not quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=-3" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=WIDTH
-// WIDTH: error: vector-width must be at least 1, got {{0|-3}}
+// Option values are checked once, when the pipeline is parsed: one error,
+// no IR dump, whatever the number of functions.
+// WIDTH: error: quant-affine-{{cpu|gpu}}-pipeline: vector-width must be at least 1, got {{0|-3}}
+// WIDTH-NOT: error
+// WIDTH-NOT: see current operation
+
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=foo" -o %t.foo 2>&1 \
+// RUN: | FileCheck %s --check-prefix=FORMAT
+// RUN: not test -e %t.foo
+// FORMAT: error: quant-affine-gpu-pipeline: format must be isa, bin or fatbin, got 'foo'
+// FORMAT-NOT: see current operation
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="opt-level=7" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=OPT
+// OPT: error: quant-affine-gpu-pipeline: opt-level must be in [0, 3], got 7
+// RUN: not quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=abc" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=BADINT
+// BADINT: error: invalid options 'vector-width=abc' for quant-affine-cpu-pipeline
 
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa block-size=2048" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BLOCK
-// BLOCK: error: block-size must be in [1, 1024], got 2048
+// BLOCK: error: {{.*}}block-size must be in [1, 1024], got 2048
 
 // A PTX version too old for the chip, or an unknown chip, is an error rather
 // than an abort inside LLVM.

@@ -43,6 +43,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// Checks option values the pipeline cannot honour (a vector width below
+/// 1, ...); reports each through `error` and fails.
+LogicalResult
+checkCPUPipelineOptions(const CPUPipelineOptions &options,
+                        function_ref<LogicalResult(const Twine &)> error);
+
 /// quant_affine on tensors (with func/tensor/linalg/arith) to the LLVM
 /// dialect, vectorized, with results written in place into caller buffers.
 void buildQuantAffineCPUPipeline(OpPassManager &pm,
@@ -85,6 +91,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Assert on the host what dynamic shapes leave unchecked"),
       llvm::cl::init(false)};
 };
+
+/// Checks option values the pipeline cannot honour (an unknown output
+/// format, a block size outside [1, 1024], ...); reports each through
+/// `error` and fails.
+LogicalResult
+checkGPUPipelineOptions(const GPUPipelineOptions &options,
+                        function_ref<LogicalResult(const Twine &)> error);
 
 /// quant_affine on tensors to GPU kernels compiled through NVVM into a
 /// gpu.binary, launched from host code lowered to the LLVM dialect (the

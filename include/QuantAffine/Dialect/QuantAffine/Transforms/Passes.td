@@ -231,4 +231,43 @@ def QuantAffineFlattenTransfersPass
   let dependentDialects = ["memref::MemRefDialect", "vector::VectorDialect"];
 }
 
+def QuantAffineDecomposeAggregatesPass
+    : Pass<"quant-affine-decompose-aggregates", "func::FuncOp"> {
+  let summary = "Decompose aggregate linalg ops (softmax, ...) into generics";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface`
+    (`linalg.softmax`, the Winograd transforms) by the sequence of
+    `linalg.generic`/`linalg.fill` ops its own `decomposeOperation` gives.
+    Upstream has the decompositions but no pass that applies them; the
+    pipelines run this first, so that such ops lower like any other linalg
+    op instead of passing through unlowered.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "linalg::LinalgDialect", "math::MathDialect",
+    "tensor::TensorDialect"
+  ];
+}
+
+def QuantAffineCheckLoweredPass
+    : Pass<"quant-affine-check-lowered", "ModuleOp"> {
+  let summary = "Reject output that mlir-translate or mlir-runner cannot take";
+  let description = [{
+    The last pass of both pipelines. Every op left in the module must be one
+    that `mlir-translate --mlir-to-llvmir` translates: `builtin.module` and
+    the `llvm` and `omp` dialects, plus, with `gpu`, the `gpu.binary` and
+    `gpu.launch_func` ops of lowered host code. Anything else (an op no
+    stage lowered, an `unrealized_conversion_cast` left by a partial
+    conversion) is an error naming the op, at its location, so a pipeline
+    never succeeds with output that is not fully lowered. One error is
+    reported per op name.
+  }];
+  let options = [
+    Option<"allowGPU", "gpu", "bool", /*default=*/"false",
+           "Also accept gpu.binary and gpu.launch_func (GPU host code)">,
+    Option<"pipelineName", "pipeline", "std::string",
+           /*default=*/"\"the pipeline\"",
+           "Name of the pipeline the errors mention">
+  ];
+}
+
 #endif // QUANT_AFFINE_TRANSFORMS_PASSES_TD
