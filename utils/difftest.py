@@ -27,49 +27,12 @@ import math
 import os
 import random
 import re
-import struct
 import subprocess
 import sys
 import tempfile
 
-FLOATS = ["f16", "bf16", "f32", "f64"]
-WIDTH = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
-
-
-def f32_bits(v):
-    try:
-        return struct.unpack("<I", struct.pack("<f", v))[0]
-    except OverflowError:  # beyond f32: the data holds an infinity
-        return 0x7F800000 if v > 0 else 0xFF800000
-
-
-def to_bits(v, dt):
-    """Bits of v rounded to dt (bf16 by truncation of an exactly-bf16 value)."""
-    if dt == "f16":
-        try:
-            return struct.unpack("<H", struct.pack("<e", v))[0]
-        except OverflowError:
-            return 0x7C00 if v > 0 else 0xFC00
-    if dt == "bf16":
-        return f32_bits(v) >> 16
-    if dt == "f32":
-        return f32_bits(v)
-    return struct.unpack("<Q", struct.pack("<d", v))[0]
-
-
-def bf16_exact(v):
-    """v rounded down to a bf16 value (clearing low bits keeps it exact)."""
-    b = f32_bits(v) & 0xFFFF0000
-    return struct.unpack("<f", struct.pack("<I", b))[0]
-
-
-def hex_dense(values, dt):
-    w = WIDTH[dt] // 8
-    return "0x" + "".join(to_bits(v, dt).to_bytes(w, "little").hex().upper() for v in values)
-
-
-def ttype(shape, elem):
-    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elem)
+from qatest_common import (FLOATS, WIDTH, bf16_exact, hex_dense, is_nan_bits,
+                           runner_command, ttype)
 
 
 class Gen:
@@ -265,9 +228,7 @@ def run(args, path, pre):
                          capture_output=True, text=True)
     if opt.returncode:
         return None, opt.stderr
-    r = subprocess.run([args.runner, "-e", "main", "-entry-point-result=void",
-                        "-shared-libs=%s/libmlir_runner_utils.so" % args.libdir,
-                        "-shared-libs=%s/libmlir_c_runner_utils.so" % args.libdir],
+    r = subprocess.run(runner_command(args.runner, args.libdir),
                        input=opt.stdout, capture_output=True, text=True)
     if r.returncode:
         return None, r.stderr[-2000:]
@@ -278,15 +239,6 @@ def run(args, path, pre):
         elif line.startswith("[") and name:
             results[name] = [int(v) for v in re.findall(r"-?\d+", line)]
     return results, None
-
-
-def is_nan_bits(v, dt):
-    if dt not in WIDTH:
-        return False
-    v &= (1 << WIDTH[dt]) - 1
-    exp_bits = {"f16": (10, 5), "bf16": (7, 8), "f32": (23, 8), "f64": (52, 11)}[dt]
-    m, e = exp_bits
-    return (v >> m) & ((1 << e) - 1) == (1 << e) - 1 and v & ((1 << m) - 1) != 0
 
 
 def scale_of_lane(c, lane):
