@@ -28,6 +28,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -49,8 +50,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // deallocation would otherwise insert ops into vector.mask regions, which
   // allow only one.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
   // After canonicalization has marked the reads in bounds.
   if (options.reciprocalDivision)
     pm.addNestedPass<func::FuncOp>(createQuantAffineDivideByReciprocalPass());
@@ -68,7 +68,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // one wide access each.
   pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
   addLoopsStage(pm.nest<func::FuncOp>());
-  pm.addPass(createCanonicalizerPass());
+  addFunctionCleanup<func::FuncOp>(pm);
   if (options.nontemporalStores) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());
   }
@@ -77,7 +77,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
+  addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
   QuantAffineCheckLoweredPassOptions check;
   check.pipelineName = "--quant-affine-cpu-pipeline";
   pm.addPass(createQuantAffineCheckLoweredPass(check));

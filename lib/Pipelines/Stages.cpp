@@ -24,12 +24,25 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+
+template <typename FuncT>
+void mlir::quant_affine::addFunctionCleanup(OpPassManager &pm, bool cse) {
+  OpPassManager &function = pm.nest<FuncT>();
+  function.addPass(createCanonicalizerPass());
+  if (cse)
+    function.addPass(createCSEPass());
+}
+template void
+mlir::quant_affine::addFunctionCleanup<func::FuncOp>(OpPassManager &, bool);
+template void
+mlir::quant_affine::addFunctionCleanup<LLVM::LLVMFuncOp>(OpPassManager &, bool);
 
 void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
                                              bool runtimeChecks) {
@@ -39,14 +52,13 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   toLinalg.runtimeChecks = runtimeChecks;
   pm.addNestedPass<func::FuncOp>(
       createConvertQuantAffineToLinalgPass(toLinalg));
-  pm.addPass(createCanonicalizerPass());
+  addFunctionCleanup<func::FuncOp>(pm);
   // Elementwise arith on tensors (casts users write around our ops) joins
   // the generics and fuses with them.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addFunctionCleanup<func::FuncOp>(pm);
+  pm.addNestedPass<func::FuncOp>(createQuantAffineFuseElementwisePass());
+  addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
   // Results go to the caller's buffers. After fusion, which swaps unread
   // destinations for tensor.empty. Blocked results are collapsed from an
   // expanded shape, so that reshape first moves onto the destination.
@@ -66,7 +78,7 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Folds collapse_shape(expand_shape(%arg)) back to %arg, so the result is
   // seen as the argument's buffer and dropped rather than cloned.
-  pm.addPass(createCanonicalizerPass());
+  addFunctionCleanup<func::FuncOp>(pm);
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as
@@ -83,8 +95,9 @@ void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
 }
 
 void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  OpPassManager &function = pm.nest<func::FuncOp>();
+  function.addPass(memref::createExpandStridedMetadataPass());
+  function.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

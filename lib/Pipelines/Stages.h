@@ -12,6 +12,12 @@ class OpPassManager;
 
 namespace quant_affine {
 
+/// Canonicalization (and CSE with `cse`) nested in each function of type
+/// `FuncT`: linear in the number of functions, and parallel across them,
+/// where one module-wide greedy rewrite was not.
+template <typename FuncT>
+void addFunctionCleanup(OpPassManager &pm, bool cse = false);
+
 /// quant_affine (and elementwise arith around it) on tensors to fused
 /// linalg.generic ops whose results go to the caller's buffers.
 void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);

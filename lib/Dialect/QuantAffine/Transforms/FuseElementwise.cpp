@@ -1,0 +1,68 @@
+//===- FuseElementwise.cpp - elementwise fusion in linear time ------------===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEFUSEELEMENTWISEPASS
+#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+int64_t bodySize(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.getBlock())
+    return 0;
+  return static_cast<int64_t>(linalgOp.getBlock()->getOperations().size());
+}
+
+struct QuantAffineFuseElementwisePass
+    : quant_affine::impl::QuantAffineFuseElementwisePassBase<
+          QuantAffineFuseElementwisePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    int64_t limit = maxBodyOps;
+    // Upstream's rule (a producer with one use), plus the size bound.
+    linalg::ControlFusionFn control = [limit](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      if (!producer || !producer->hasOneUse())
+        return false;
+      return bodySize(producer) + bodySize(fused->getOwner()) <= limit;
+    };
+    // The same pattern set as linalg-fuse-elementwise-ops.
+    RewritePatternSet patterns(context);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    tensor::populateBubbleUpExpandShapePatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    if (failed(applyPatternsGreedily(
+            getOperation(), std::move(patterns),
+            GreedyRewriteConfig().setUseTopDownTraversal())))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
