@@ -54,13 +54,13 @@ func.func @blocks() -> tensor<4xf32> {
 
 // -canonicalize folds up to 65,536 elements ...
 // CHECK-LABEL: func.func @at_limit
-// CHECK: arith.constant dense<2> : tensor<65536xi8>
+// CHECK: arith.constant dense<"0x0202{{.*}}0404"> : tensor<2x32768xi8>
 // CHECK-NOT: quant_affine
-func.func @at_limit() -> tensor<65536xi8> {
-  %x = arith.constant dense<1.0> : tensor<65536xf32>
-  %s = arith.constant dense<0.5> : tensor<f32>
-  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<65536xf32>, tensor<f32>) -> tensor<65536xi8>
-  return %q : tensor<65536xi8>
+func.func @at_limit() -> tensor<2x32768xi8> {
+  %x = arith.constant dense<1.0> : tensor<2x32768xf32>
+  %s = arith.constant dense<[[0.5], [0.25]]> : tensor<2x1xf32>
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<2x32768xf32>, tensor<2x1xf32>) -> tensor<2x32768xi8>
+  return %q : tensor<2x32768xi8>
 }
 
 // -----
@@ -69,9 +69,25 @@ func.func @at_limit() -> tensor<65536xi8> {
 // CHECK-LABEL: func.func @over_limit
 // CHECK: quant_affine.quantize
 // PASS-LABEL: func.func @over_limit
-// PASS: arith.constant dense<2> : tensor<65537xi8>
+// PASS: arith.constant dense<"0x0202{{.*}}0404"> : tensor<2x32769xi8>
 // PASS-NOT: quant_affine
-func.func @over_limit() -> tensor<65537xi8> {
+func.func @over_limit() -> tensor<2x32769xi8> {
+  %x = arith.constant dense<1.0> : tensor<2x32769xf32>
+  %s = arith.constant dense<[[0.5], [0.25]]> : tensor<2x1xf32>
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<2x32769xf32>, tensor<2x1xf32>) -> tensor<2x32769xi8>
+  return %q : tensor<2x32769xi8>
+}
+
+// -----
+
+// A splat input with a splat or per-tensor encoding is a splat result, which
+// costs one element whatever the size: -canonicalize folds it past the limit.
+// CHECK-LABEL: func.func @splat_over_limit
+// CHECK: arith.constant dense<2> : tensor<65537xi8>
+// CHECK-NOT: quant_affine
+// PASS-LABEL: func.func @splat_over_limit
+// PASS: arith.constant dense<2> : tensor<65537xi8>
+func.func @splat_over_limit() -> tensor<65537xi8> {
   %x = arith.constant dense<1.0> : tensor<65537xf32>
   %s = arith.constant dense<0.5> : tensor<f32>
   %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<65537xf32>, tensor<f32>) -> tensor<65537xi8>
@@ -89,4 +105,22 @@ func.func @not_constant(%q: tensor<4xi8>) -> tensor<4xf32> {
   %s = arith.constant dense<0.5> : tensor<f32>
   %y = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<4xi8>, tensor<f32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
+}
+
+// -----
+
+// Where the compute type rounds a grid end, the clamp uses the rounded end,
+// as the generated code does: a float result (or a qdq) may then hold 32768.
+// An integer result is not allowed such a compute type (invalid.mlir).
+// CHECK-LABEL: func.func @rounded_grid_end
+// CHECK-DAG: arith.constant dense<3.276800e+04> : tensor<2xbf16>
+// CHECK-DAG: arith.constant dense<[3.276800e+04, -3.276800e+04]> : tensor<2xf32>
+// CHECK-NOT: quant_affine
+func.func @rounded_grid_end() -> (tensor<2xbf16>, tensor<2xf32>) {
+  %x = arith.constant dense<1.0e+6> : tensor<2xbf16>
+  %s = arith.constant dense<1.0> : tensor<f32>
+  %q = quant_affine.quantize %x, %s range [-32768, 32767] compute bf16 : (tensor<2xbf16>, tensor<f32>) -> tensor<2xbf16>
+  %y = arith.constant dense<[1.0e+6, -1.0e+6]> : tensor<2xf32>
+  %r = quant_affine.qdq %y, %s range [-32768, 32767] compute bf16 : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %q, %r : tensor<2xbf16>, tensor<2xf32>
 }

@@ -190,6 +190,11 @@ bool isConstantOperand(Attribute attr) {
   return isa_and_nonnull<FloatAttr, IntegerAttr, DenseElementsAttr>(attr);
 }
 
+bool isSplatOperand(Attribute attr) {
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  return dense && dense.isSplat();
+}
+
 EncodingOpKind kindOf(Operation *op) {
   if (isa<QuantizeOp>(op))
     return EncodingOpKind::Quantize;
@@ -233,8 +238,17 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
     return {};
   Type resultType = op->getResult(0).getType();
   auto shaped = dyn_cast<ShapedType>(resultType);
-  if (shaped && (!shaped.hasStaticShape() ||
-                 shaped.getNumElements() > maxElements))
+  if (shaped && !shaped.hasStaticShape())
+    return {};
+  // The verifier guarantees that the element count fits int64. A splat
+  // result costs one element whatever its size; any other is materialized
+  // element by element, so it must be small enough to hold.
+  bool splat = shaped && shaped.getNumElements() > 0 &&
+               isSplatOperand(operands[0]) && isSplatOperand(operands[1]) &&
+               (!hasOffset || isSplatOperand(operands[2]));
+  if (shaped && !splat &&
+      (shaped.getNumElements() > maxElements ||
+       shaped.getNumElements() > kMaxMaterializedElements))
     return {};
 
   EncodingOpView view = viewOf(op);
@@ -285,6 +299,15 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
     if (isa<FloatType>(resultElem))
       return FloatAttr::get(resultElem, r.f);
     return IntegerAttr::get(resultElem, r.i);
+  }
+
+  // Splat input, scale and offset: every element computes the same value,
+  // whichever scale element it uses.
+  if (splat) {
+    Scalar r = evaluate(0, 0);
+    if (isa<FloatType>(resultElem))
+      return DenseElementsAttr::get(shaped, ArrayRef<llvm::APFloat>(r.f));
+    return DenseElementsAttr::get(shaped, ArrayRef<llvm::APInt>(r.i));
   }
 
   // Tensor form: element j uses scale[floor(j / B)] over the trailing dims;

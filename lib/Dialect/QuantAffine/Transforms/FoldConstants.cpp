@@ -29,6 +29,27 @@ struct QuantAffineFoldConstantsPass
           QuantAffineFoldConstantsPass> {
   using Base::Base;
 
+  /// A value llvm::cl cannot parse (`max-elements=abc`) is reported by
+  /// llvm::cl itself, on stderr ("for the --max-elements option: 'abc' value
+  /// invalid for long argument!"), and the pass options parser then hands the
+  /// driver an empty message, which it would print as a second, empty
+  /// `error:` line. Keep the one clear message: pass on only messages that
+  /// say something.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    std::string message;
+    if (succeeded(Pass::initializeOptions(options, [&](const Twine &msg) {
+          message = msg.str();
+          return failure();
+        })))
+      return success();
+    StringRef text = StringRef(message).trim();
+    if (text.empty())
+      return failure();
+    return errorHandler(text);
+  }
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {

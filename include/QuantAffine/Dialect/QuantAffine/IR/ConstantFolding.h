@@ -16,15 +16,24 @@ namespace mlir {
 namespace quant_affine {
 
 /// Largest number of result elements the ops' folders (and so -canonicalize)
-/// evaluate. Larger constants are left to --quant-affine-fold-constants.
+/// evaluate, splats aside (they cost one element). Larger constants are left
+/// to --quant-affine-fold-constants.
 constexpr int64_t kCanonicalizeFoldLimit = 1 << 16;
+
+/// Largest number of elements a folded result is materialized with: above it
+/// the element buffers could not even be allocated (SmallVector's 32-bit
+/// size), so such ops are never folded except to a splat.
+constexpr int64_t kMaxMaterializedElements = (int64_t{1} << 32) - 1;
 
 /// Evaluates a quantize, dequantize or qdq whose input, scale and offset are
 /// the constants `operands` (FloatAttr/IntegerAttr for the scalar form, dense
 /// elements otherwise), with the formula of Utils/Formula.h in APFloat. The
 /// result has exactly the bits the generated code computes; NaN into an
-/// integer (poison) folds to 0. Returns null when an operand is not constant
-/// or the result has more than `maxElements` elements.
+/// integer (poison) folds to 0. A splat input with splat scale and offset
+/// (per-tensor encodings are splats) folds to a splat in O(1), whatever its
+/// size. Returns null when an operand is not constant, or when a result that
+/// is not a splat has more than `maxElements` (or kMaxMaterializedElements)
+/// elements.
 Attribute foldEncodingOpConstants(Operation *op, ArrayRef<Attribute> operands,
                                   int64_t maxElements);
 

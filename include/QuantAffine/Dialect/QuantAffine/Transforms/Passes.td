@@ -96,11 +96,17 @@ def QuantAffineFoldConstantsPass : Pass<"quant-affine-fold-constants"> {
     (the formula template the generated code uses, in APFloat), without the
     size limit of `-canonicalize` (65,536 elements). Use it to quantize
     weights ahead of time.
+
+    A splat input with splat (or per-tensor) scale and offset folds to a
+    splat in constant time, whatever its size. Other results are computed
+    element by element: those above `max-elements`, and those of 2^32
+    elements or more (which could not be held), are left unfolded.
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t",
            /*default=*/"std::numeric_limits<int64_t>::max()",
-           "Leave ops with larger results alone">
+           "Leave ops with larger results alone (splat results fold at any "
+           "size)">
   ];
   let dependentDialects = ["arith::ArithDialect"];
 }
