@@ -44,7 +44,7 @@ TEST_F(BuildersTest, QuantizeFromBitwidth) {
   Type i4 = RankedTensorType::get({4, 64}, builder.getIntegerType(4));
   auto op = QuantizeOp::create(builder, builder.getUnknownLoc(), i4, x, s,
                                /*offset=*/Value(),
-                               QuantRange::fromBitwidth(4, /*isSigned=*/true),
+                               *QuantRange::fromBitwidth(4, /*isSigned=*/true),
                                /*blockSize=*/{1, 32});
   EXPECT_EQ(op.getQmin(), static_cast<uint64_t>(-8));
   EXPECT_EQ(op.getRange(), QuantRange(-8, 7));
@@ -56,8 +56,8 @@ TEST_F(BuildersTest, DequantizeFromNumSteps) {
   Value q = empty({16, 8}, builder.getIntegerType(8));
   Value s = empty({16, 1}, builder.getF32Type());
   Type f32 = RankedTensorType::get({16, 8}, builder.getF32Type());
-  auto op = DequantizeOp::create(builder, builder.getUnknownLoc(), f32, q, s,
-                                 s, QuantRange::fromNumSteps(254, true));
+  auto op = DequantizeOp::create(builder, builder.getUnknownLoc(), f32, q, s, s,
+                                 *QuantRange::fromNumSteps(254, true));
   EXPECT_EQ(op.getRange(), QuantRange(-127, 127));
   EXPECT_TRUE(succeeded(verify(*module)));
 }

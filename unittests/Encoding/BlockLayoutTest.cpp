@@ -6,6 +6,8 @@
 
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
 
+#include "mlir/IR/MLIRContext.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -59,6 +61,58 @@ TEST(BlockLayout, BlockRules) {
   EXPECT_FALSE(fits({4, 64}, {0, 2}, Shape{-1, 32}));
   // A block times a scale dim that overflows int64 never matches.
   EXPECT_FALSE(fits({4, 64}, {4, int64_t{1} << 40}, Shape{1, int64_t{1} << 40}));
+}
+
+// Overflow is rejected even where the input dim is only known at run time;
+// a static input dim that a block does not divide fits no dynamic scale.
+TEST(BlockLayout, BlockOverflowAndDivisibility) {
+  int64_t big = int64_t{1} << 62;
+  EXPECT_FALSE(fits({kDyn}, {4}, Shape{big}));
+  EXPECT_FALSE(fits({kDyn}, {2}, Shape{big})); // 2^63 is above INT64_MAX
+  EXPECT_TRUE(fits({kDyn}, {1}, Shape{big}));
+  EXPECT_FALSE(fits({kDyn, 8}, {2, 2}, Shape{INT64_MAX, 4}));
+  auto msg = checkEncodingShapes({kDyn}, {4}, llvm::ArrayRef<int64_t>(big));
+  ASSERT_TRUE(msg.has_value());
+  EXPECT_NE(msg->find("overflows int64"), std::string::npos) << *msg;
+
+  EXPECT_FALSE(fits({6}, {kDyn}, Shape{4}));
+  EXPECT_TRUE(fits({8}, {kDyn}, Shape{4}));
+  EXPECT_TRUE(fits({0}, {kDyn}, Shape{4}));
+  EXPECT_TRUE(fits({6}, {kDyn}, Shape{-1})); // the wildcard adapts
+}
+
+TEST(BlockLayout, StaticElementCount) {
+  EXPECT_EQ(staticElementCount({}), 1);
+  EXPECT_EQ(staticElementCount({4, kDyn, 8}), 32);
+  EXPECT_EQ(staticElementCount({int64_t{1} << 32, int64_t{1} << 31}),
+            std::nullopt); // 2^63
+  EXPECT_EQ(staticElementCount({int64_t{1} << 32, int64_t{1} << 30}),
+            int64_t{1} << 62);
+  EXPECT_EQ(staticElementCount({int64_t{1} << 32, int64_t{1} << 32}),
+            std::nullopt);
+  // A static 0 empties the shape whatever the other dims.
+  EXPECT_EQ(staticElementCount({INT64_MAX, INT64_MAX, 0}), 0);
+  EXPECT_EQ(staticElementCount({INT64_MAX, kDyn}), INT64_MAX);
+}
+
+TEST(BlockLayout, ShapeSize) {
+  MLIRContext ctx;
+  Type f32 = Float32Type::get(&ctx), i8 = IntegerType::get(&ctx, 8);
+  Type i4 = IntegerType::get(&ctx, 4), f64 = Float64Type::get(&ctx);
+  EXPECT_FALSE(checkShapeSize({4, 64}, f32));
+  EXPECT_FALSE(checkShapeSize({INT64_MAX}, i8));
+  EXPECT_FALSE(checkShapeSize({INT64_MAX}, i4)); // at most a byte each
+  EXPECT_TRUE(checkShapeSize({INT64_MAX}, f32));
+  EXPECT_FALSE(checkShapeSize({int64_t{1} << 59, kDyn}, f64));
+  EXPECT_TRUE(checkShapeSize({int64_t{1} << 60, kDyn}, f64)); // 2^63 bytes
+  std::optional<std::string> msg =
+      checkShapeSize({int64_t{1} << 32, int64_t{1} << 32}, i8);
+  ASSERT_TRUE(msg.has_value());
+  EXPECT_NE(msg->find("element count overflows int64"), std::string::npos)
+      << *msg;
+  msg = checkShapeSize({int64_t{1} << 62}, f32);
+  ASSERT_TRUE(msg.has_value());
+  EXPECT_NE(msg->find("in bytes"), std::string::npos) << *msg;
 }
 
 TEST(BlockLayout, CheckMessagesNameTheRule) {

@@ -43,7 +43,7 @@ TEST_F(ComputeTypeTest, F16Threshold) {
   EXPECT_EQ(qdq(f16, {0, 256}), f16);  // n = 256: eps = 0.25 / n exactly
   EXPECT_EQ(qdq(f16, {0, 257}), f32);  // n = 257 promotes
   EXPECT_EQ(qdq(f16, {-8, 7}), f16);
-  EXPECT_EQ(qdq(f16, QuantRange::fromBitwidth(16, true)), f32);
+  EXPECT_EQ(qdq(f16, *QuantRange::fromBitwidth(16, true)), f32);
 }
 
 TEST_F(ComputeTypeTest, BF16Threshold) {
@@ -57,15 +57,15 @@ TEST_F(ComputeTypeTest, BF16Threshold) {
 TEST_F(ComputeTypeTest, F32Threshold) {
   EXPECT_EQ(qdq(f32, {0, 1 << 21}), f32);
   EXPECT_EQ(qdq(f32, {0, (1 << 21) + 1}), f64);
-  EXPECT_EQ(qdq(f32, QuantRange::fromBitwidth(16, false)), f32);
-  EXPECT_EQ(qdq(f32, QuantRange::fromBitwidth(32, true)), f64);
-  EXPECT_EQ(qdq(f32, QuantRange::fromBitwidth(32, false)), f64);
-  EXPECT_EQ(qdq(f16, QuantRange::fromBitwidth(32, true)), f64);
+  EXPECT_EQ(qdq(f32, *QuantRange::fromBitwidth(16, false)), f32);
+  EXPECT_EQ(qdq(f32, *QuantRange::fromBitwidth(32, true)), f64);
+  EXPECT_EQ(qdq(f32, *QuantRange::fromBitwidth(32, false)), f64);
+  EXPECT_EQ(qdq(f16, *QuantRange::fromBitwidth(32, true)), f64);
 }
 
 TEST_F(ComputeTypeTest, F64Stays) {
   EXPECT_EQ(qdq(f64, {0, 255}), f64);
-  EXPECT_EQ(qdq(f64, QuantRange::fromBitwidth(32, true)), f64);
+  EXPECT_EQ(qdq(f64, *QuantRange::fromBitwidth(32, true)), f64);
   EXPECT_EQ(qdq(f64, {INT64_MIN, INT64_MAX}), f64);
 }
 
@@ -85,7 +85,7 @@ TEST_F(ComputeTypeTest, GridRepresentability) {
 TEST_F(ComputeTypeTest, QuantizeFollowsQDQRule) {
   EXPECT_EQ(quantize(bf16, {-128, 127}), f32);
   EXPECT_EQ(quantize(f16, {0, 255}), f16);
-  EXPECT_EQ(quantize(f32, QuantRange::fromBitwidth(32, true)), f64);
+  EXPECT_EQ(quantize(f32, *QuantRange::fromBitwidth(32, true)), f64);
 }
 
 TEST_F(ComputeTypeTest, DequantizeUsesResultType) {
@@ -93,7 +93,7 @@ TEST_F(ComputeTypeTest, DequantizeUsesResultType) {
                                     {-128, 127}),
             bf16);
   EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, f32,
-                                    QuantRange::fromBitwidth(32, true)),
+                                    *QuantRange::fromBitwidth(32, true)),
             f32);
 }
 
@@ -112,4 +112,48 @@ TEST_F(ComputeTypeTest, RoundsThroughF32) {
   EXPECT_FALSE(roundsThroughF32(f64, f32));
   EXPECT_FALSE(roundsThroughF32(f32, f16));
   EXPECT_FALSE(roundsThroughF32(f64, IntegerType::get(&ctx, 8)));
+}
+
+// An explicit compute type with an integer result must hold qmin and qmax
+// exactly (DESIGN section 3); the message names the end and its rounding.
+TEST_F(ComputeTypeTest, ExplicitTypeMustHoldGridEnds) {
+  std::optional<std::string> bf16Int16 =
+      checkComputeTypeHoldsGrid(bf16, {-32768, 32767});
+  ASSERT_TRUE(bf16Int16.has_value());
+  EXPECT_NE(bf16Int16->find("qmax = 32767"), std::string::npos) << *bf16Int16;
+  EXPECT_NE(bf16Int16->find("rounds to 32768"), std::string::npos)
+      << *bf16Int16;
+  // qmin = -32768 is a power of two: only qmax fails.
+  EXPECT_FALSE(checkComputeTypeHoldsGrid(bf16, {-32768, 256}).has_value());
+  EXPECT_FALSE(checkComputeTypeHoldsGrid(bf16, {-128, 127}).has_value());
+  EXPECT_FALSE(checkComputeTypeHoldsGrid(f32, {-32768, 32767}).has_value());
+  // f16 rounds 65535 past its largest finite value.
+  std::optional<std::string> f16Uint16 =
+      checkComputeTypeHoldsGrid(f16, {0, 65535});
+  ASSERT_TRUE(f16Uint16.has_value());
+  EXPECT_NE(f16Uint16->find("rounds to inf"), std::string::npos) << *f16Uint16;
+  std::optional<std::string> f32Int32 =
+      checkComputeTypeHoldsGrid(f32, {-2147483647 - 1, 2147483647});
+  ASSERT_TRUE(f32Int32.has_value());
+  EXPECT_NE(f32Int32->find("qmax = 2147483647"), std::string::npos);
+  EXPECT_FALSE(
+      checkComputeTypeHoldsGrid(f64, {INT32_MIN, INT64_C(4294967295)}));
+  EXPECT_TRUE(isExactlyRepresentable(bf16, 256));
+  EXPECT_FALSE(isExactlyRepresentable(bf16, 257));
+  EXPECT_TRUE(isExactlyRepresentable(f64, INT64_MIN));
+  EXPECT_FALSE(isExactlyRepresentable(f64, INT64_MAX));
+}
+
+// The default rule always picks a type that holds the grid's ends, so a
+// compute_type equal to it is always valid (and canonicalization may drop or
+// keep it freely).
+TEST_F(ComputeTypeTest, DefaultTypeHoldsIntegerGrids) {
+  for (FloatType t : {f16, bf16, f32, f64})
+    for (unsigned bits = 1; bits <= 32; ++bits)
+      for (bool isSigned : {false, true}) {
+        QuantRange r = *QuantRange::fromBitwidth(bits, isSigned);
+        FloatType c = quantize(t, r);
+        EXPECT_FALSE(checkComputeTypeHoldsGrid(c, r).has_value())
+            << bits << " bits, signed " << isSigned;
+      }
 }

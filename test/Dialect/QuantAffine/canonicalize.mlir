@@ -231,3 +231,21 @@ func.func @constant_along_dims(%x: tensor<4x64xf32>) -> (tensor<4x64xi4>, tensor
   %b = quant_affine.quantize %x, %v, %o range [-8, 7] block [1, 32] : (tensor<4x64xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x64xi4>
   return %a, %b : tensor<4x64xi4>, tensor<4x64xi4>
 }
+
+// -----
+
+// The compute_type rule binds only quantize to an integer (the clamp must keep
+// every value convertible). dequantize(quantize(x)) through bf16 storage of a
+// 16-bit grid computed in bf16 becomes a qdq that keeps compute bf16: valid,
+// as a qdq never converts to an integer. A compute type the default rule also
+// picks is dropped from an integer quantize: the default always holds the grid.
+// CHECK-LABEL: func.func @compute_type_rule
+// CHECK: %[[Y:.*]] = quant_affine.qdq %{{.*}}, %{{.*}} range [-32768, 32767] compute bf16 : (tensor<4xbf16>, tensor<f32>) -> tensor<4xbf16>
+// CHECK: %[[I:.*]] = quant_affine.quantize %{{.*}}, %{{.*}} range [-32768, 32767] : (tensor<4xbf16>, tensor<f32>) -> tensor<4xi16>
+// CHECK: return %[[Y]], %[[I]]
+func.func @compute_type_rule(%x: tensor<4xbf16>, %s: tensor<f32>) -> (tensor<4xbf16>, tensor<4xi16>) {
+  %q = quant_affine.quantize %x, %s range [-32768, 32767] compute bf16 : (tensor<4xbf16>, tensor<f32>) -> tensor<4xbf16>
+  %y = quant_affine.dequantize %q, %s range [-32768, 32767] : (tensor<4xbf16>, tensor<f32>) -> tensor<4xbf16>
+  %i = quant_affine.quantize %x, %s range [-32768, 32767] compute f32 : (tensor<4xbf16>, tensor<f32>) -> tensor<4xi16>
+  return %y, %i : tensor<4xbf16>, tensor<4xi16>
+}

@@ -327,7 +327,7 @@ func.func @case35(%x: tensor<4x64xf32>, %s: tensor<0x2xf32>) {
 
 // block times scale overflows
 func.func @case36(%x: tensor<4xf32>, %s: tensor<4xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<4xf32>' does not encode input 'tensor<4xf32>': block_size[0] = 4611686018427387904 times scale dim 0 of size 4 must equal input dim 0 of size 4; partial blocks are not allowed}}
+  // expected-error @+1 {{'scale' of type 'tensor<4xf32>' does not encode input 'tensor<4xf32>': block_size[0] = 4611686018427387904 times scale dim 0 of size 4 overflows int64, so it matches no input dim}}
   %r = quant_affine.qdq %x, %s range [-8, 7] block [4611686018427387904] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -383,5 +383,194 @@ func.func @case41(%x: f32, %s: tensor<f32>) {
 func.func @case42(%x: vector<4xf32>, %s: vector<4xf32>, %o: vector<2xf32>) {
   // expected-error @+1 {{'offset' of type 'vector<2xf32>' must have the shape of 'scale' ('vector<4xf32>')}}
   %r = quant_affine.qdq %x, %s, %o range [-8, 7] : (vector<4xf32>, vector<4xf32>, vector<2xf32>) -> vector<4xf32>
+  return
+}
+
+// -----
+
+// tensor scale with a vector input (crashed the verifier in haveSameShape)
+func.func @case43(%x: vector<8xf32>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'scale' must have the shape of the input (a vector of type 'vector<8xf32>') when the input is a scalar or vector, got 'tensor<8xf32>'}}
+  %r = quant_affine.quantize %x, %s range [-128, 127] : (vector<8xf32>, tensor<8xf32>) -> vector<8xi8>
+  return
+}
+
+// -----
+
+// tensor offset with a vector input and scale
+func.func @case44(%x: vector<8xf32>, %s: vector<8xf32>, %o: tensor<8xf32>) {
+  // expected-error @+1 {{'offset' must be a vector like 'scale' ('vector<8xf32>'), got 'tensor<8xf32>'}}
+  %r = quant_affine.quantize %x, %s, %o range [-128, 127] : (vector<8xf32>, vector<8xf32>, tensor<8xf32>) -> vector<8xi8>
+  return
+}
+
+// -----
+
+// vector offset with a tensor input and scale of the same shape
+func.func @case45(%x: tensor<8xf32>, %s: tensor<8xf32>, %o: vector<8xf32>) {
+  // expected-error @+1 {{'offset' must be a ranked tensor like 'scale' ('tensor<8xf32>'), got 'vector<8xf32>'}}
+  %r = quant_affine.qdq %x, %s, %o range [-128, 127] : (tensor<8xf32>, tensor<8xf32>, vector<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// vector scale with a tensor input of the same shape
+func.func @case46(%x: tensor<8xf32>, %s: vector<8xf32>) {
+  // expected-error @+1 {{'scale' must be a ranked tensor when the input is a tensor, got 'vector<8xf32>'}}
+  %r = quant_affine.dequantize %x, %s range [-128, 127] : (tensor<8xf32>, vector<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// vector offset with a scalar input and scale
+func.func @case47(%x: f32, %s: f32, %o: vector<1xf32>) {
+  // expected-error @+1 {{'offset' must be a scalar like 'scale' ('f32'), got 'vector<1xf32>'}}
+  %r = quant_affine.quantize %x, %s, %o range [-128, 127] : (f32, f32, vector<1xf32>) -> i8
+  return
+}
+
+// -----
+
+// tensor result of a vector input
+func.func @case48(%x: vector<8xf32>, %s: vector<8xf32>) {
+  // expected-error @+1 {{result must be a vector like the input, got 'tensor<8xi8>'}}
+  %r = quant_affine.quantize %x, %s range [-128, 127] : (vector<8xf32>, vector<8xf32>) -> tensor<8xi8>
+  return
+}
+
+// -----
+
+// scalable scale with a fixed-size vector input
+func.func @case49(%x: vector<8xf32>, %s: vector<[8]xf32>) {
+  // expected-error @+1 {{'scale' must have the shape of the input (a vector of type 'vector<8xf32>') when the input is a scalar or vector, got 'vector<[8]xf32>'}}
+  %r = quant_affine.qdq %x, %s range [-128, 127] : (vector<8xf32>, vector<[8]xf32>) -> vector<8xf32>
+  return
+}
+
+// -----
+
+// scalable result of a fixed-size vector input
+func.func @case50(%x: vector<8xf32>, %s: vector<8xf32>) {
+  // expected-error @+1 {{result type 'vector<[8]xi8>' must have the shape of input type 'vector<8xf32>'}}
+  %r = quant_affine.quantize %x, %s range [-128, 127] : (vector<8xf32>, vector<8xf32>) -> vector<[8]xi8>
+  return
+}
+
+// -----
+
+// memref scale (ODS admits scalars, vectors and ranked tensors only)
+func.func @case51(%x: tensor<8xf32>, %s: memref<8xf32>) {
+  // expected-error @+1 {{operand #1 must be f16, bf16, f32 or f64 scalar, or vector or ranked tensor of f16, bf16, f32 or f64, but got 'memref<8xf32>'}}
+  %r = quant_affine.qdq %x, %s range [-128, 127] : (tensor<8xf32>, memref<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// unranked offset
+func.func @case52(%x: tensor<8xf32>, %s: tensor<f32>, %o: tensor<*xf32>) {
+  // expected-error @+1 {{operand #2 must be f16, bf16, f32 or f64 scalar, or vector or ranked tensor of f16, bf16, f32 or f64, but got 'tensor<*xf32>'}}
+  %r = quant_affine.qdq %x, %s, %o range [-128, 127] : (tensor<8xf32>, tensor<f32>, tensor<*xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// explicit compute type that rounds qmax, with an integer result
+func.func @case53(%x: tensor<8xbf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'compute_type' 'bf16' cannot hold the grid [-32768, 32767] of integer result 'i16': qmax = 32767 is not exactly representable in it (it rounds to 32768); with an integer result an explicit compute_type must represent qmin and qmax exactly}}
+  %r = quant_affine.quantize %x, %s range [-32768, 32767] compute bf16 : (tensor<8xbf16>, tensor<f32>) -> tensor<8xi16>
+  return
+}
+
+// -----
+
+// explicit compute type that rounds qmin (and overflows at qmax), scalar form
+func.func @case54(%x: f16, %s: f16) {
+  // expected-error @+1 {{'compute_type' 'f16' cannot hold the grid [-65535, 0] of integer result 'i17': qmin = -65535 is not exactly representable in it (it rounds to -inf)}}
+  %r = quant_affine.quantize %x, %s range [-65535, 0] compute f16 : (f16, f16) -> i17
+  return
+}
+
+// -----
+
+// explicit f32 compute type for a full 32-bit grid
+func.func @case55(%x: vector<4xf64>, %s: vector<4xf64>) {
+  // expected-error @+1 {{qmax = 2147483647 is not exactly representable in it (it rounds to 2147483648)}}
+  %r = quant_affine.quantize %x, %s range [-2147483648, 2147483647] compute f32 : (vector<4xf64>, vector<4xf64>) -> vector<4xi32>
+  return
+}
+
+// -----
+
+// block times scale overflows where the input dim is dynamic
+func.func @case56(%x: tensor<?xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'scale' of type 'tensor<4xf32>' does not encode input 'tensor<?xf32>': block_size[0] = 4611686018427387904 times scale dim 0 of size 4 overflows int64, so it matches no input dim}}
+  %r = quant_affine.qdq %x, %s range [-8, 7] block [4611686018427387904] : (tensor<?xf32>, tensor<4xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+// a static input dim that the block does not divide, with a dynamic scale dim
+func.func @case57(%x: tensor<6xf32>, %s: tensor<?xf32>) {
+  // expected-error @+1 {{'scale' of type 'tensor<?xf32>' does not encode input 'tensor<6xf32>': block_size[0] = 4 does not divide input dim 0 of size 6, so no scale size makes whole blocks}}
+  %r = quant_affine.qdq %x, %s range [-8, 7] block [4] : (tensor<6xf32>, tensor<?xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+// element count of the input overflows int64
+func.func @case58(%x: tensor<4294967296x4294967296xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'input' of type 'tensor<4294967296x4294967296xf32>' is too large: its element count overflows int64 (at most 9223372036854775807 elements)}}
+  %r = quant_affine.qdq %x, %s range [-8, 7] : (tensor<4294967296x4294967296xf32>, tensor<f32>) -> tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+// static dims of a dynamic input overflow int64
+func.func @case59(%x: tensor<?x4294967296x4294967296xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'input' of type 'tensor<?x4294967296x4294967296xf32>' is too large: its static dims' element count overflows int64}}
+  %r = quant_affine.qdq %x, %s range [-8, 7] : (tensor<?x4294967296x4294967296xf32>, tensor<f32>) -> tensor<?x4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+// byte size of the input overflows int64 (2^61 f32 elements)
+func.func @case60(%x: tensor<2305843009213693952xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'input' of type 'tensor<2305843009213693952xf32>' is too large: its 2305843009213693952 elements of 4 bytes overflow int64 in bytes (at most 9223372036854775807 bytes)}}
+  %r = quant_affine.quantize %x, %s range [-8, 7] : (tensor<2305843009213693952xf32>, tensor<f32>) -> tensor<2305843009213693952xi8>
+  return
+}
+
+// -----
+
+// the result's byte size overflows where the input's does not
+func.func @case61(%x: tensor<2305843009213693952xi8>, %s: tensor<f32>) {
+  // expected-error @+1 {{'result' of type 'tensor<2305843009213693952xf64>' is too large}}
+  %r = quant_affine.dequantize %x, %s range [-8, 7] : (tensor<2305843009213693952xi8>, tensor<f32>) -> tensor<2305843009213693952xf64>
+  return
+}
+
+// -----
+
+// a scale too large, on a dynamic input
+func.func @case62(%x: tensor<?x?xf32>, %s: tensor<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{'scale' of type 'tensor<4294967296x4294967296xf32>' is too large: its element count overflows int64}}
+  %r = quant_affine.qdq %x, %s range [-8, 7] : (tensor<?x?xf32>, tensor<4294967296x4294967296xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// a vector too large
+func.func @case63(%x: vector<4294967296x4294967296xf32>, %s: vector<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{'input' of type 'vector<4294967296x4294967296xf32>' is too large: its element count overflows int64}}
+  %r = quant_affine.qdq %x, %s range [-8, 7] : (vector<4294967296x4294967296xf32>, vector<4294967296x4294967296xf32>) -> vector<4294967296x4294967296xf32>
   return
 }

@@ -38,23 +38,49 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
   return out;
 }
 
-static bool haveSameShape(Type a, Type b) {
-  auto sa = dyn_cast<ShapedType>(a), sb = dyn_cast<ShapedType>(b);
-  if (!sa || !sb)
-    return !sa && !sb;
-  if (sa.getShape() != sb.getShape())
-    return false;
-  auto va = dyn_cast<VectorType>(a), vb = dyn_cast<VectorType>(b);
-  return !va || va.getScalableDims() == vb.getScalableDims();
-}
-
 /// The kind of container, for "must be a tensor like the input" messages.
+/// The ODS constraints admit scalars, vectors and ranked tensors; the other
+/// kinds are named too so that no message ever lies about a type.
 static StringRef containerKind(Type t) {
   if (isa<RankedTensorType>(t))
     return "a ranked tensor";
+  if (isa<UnrankedTensorType>(t))
+    return "an unranked tensor";
   if (isa<VectorType>(t))
     return "a vector";
+  if (isa<BaseMemRefType>(t))
+    return "a memref";
+  if (isa<ShapedType>(t))
+    return "a shaped value";
   return "a scalar";
+}
+
+/// Whether `a` and `b` are the same kind of container with the same shape
+/// (and, for vectors, the same scalable dims). Any two types may be passed.
+static bool haveSameShape(Type a, Type b) {
+  if (containerKind(a) != containerKind(b))
+    return false;
+  auto sa = dyn_cast<ShapedType>(a), sb = dyn_cast<ShapedType>(b);
+  if (!sa || !sb)
+    return !sa && !sb;
+  if (sa.hasRank() != sb.hasRank() ||
+      (sa.hasRank() && sa.getShape() != sb.getShape()))
+    return false;
+  auto va = dyn_cast<VectorType>(a), vb = dyn_cast<VectorType>(b);
+  return !va || !vb || va.getScalableDims() == vb.getScalableDims();
+}
+
+/// A shaped operand or result must have an element count and a byte size
+/// that int64 holds, so that no shape arithmetic downstream overflows.
+static LogicalResult verifyShapeSize(Operation *op, StringRef name, Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return success();
+  if (std::optional<std::string> error =
+          checkShapeSize(shaped.getShape(), shaped.getElementType()))
+    return op->emitOpError() << "'" << name << "' of type " << type
+                             << " is too large: " << *error;
+  return success();
 }
 
 /// An integer operand or result must hold the whole grid.
@@ -78,8 +104,7 @@ static LogicalResult verifyEncodingOperand(Operation *op, StringRef name,
                                                blockSize) {
   auto inputTensor = dyn_cast<RankedTensorType>(input);
   if (!inputTensor) {
-    if (!haveSameShape(input, encoding) ||
-        isa<RankedTensorType>(encoding))
+    if (!haveSameShape(input, encoding))
       return op->emitOpError()
              << "'" << name << "' must have the shape of the input ("
              << containerKind(input) << " of type " << input
@@ -99,7 +124,12 @@ static LogicalResult verifyEncodingOperand(Operation *op, StringRef name,
   return success();
 }
 
-/// The verifier shared by quantize, dequantize and qdq.
+/// Whether `OpT`'s result may be an integer (only quantize's may).
+template <typename OpT>
+static constexpr bool kHasIntegerResult = std::is_same_v<OpT, QuantizeOp>;
+
+/// The verifier shared by quantize, dequantize and qdq. It looks at types and
+/// properties only.
 template <typename OpT>
 static LogicalResult verifyEncodingOp(OpT op) {
   Operation *operation = op.getOperation();
@@ -109,15 +139,30 @@ static LogicalResult verifyEncodingOp(OpT op) {
                             << range.qmin << " and qmax = " << range.qmax;
 
   Type input = op.getInput().getType(), result = op.getResult().getType();
+  Type scale = op.getScale().getType();
+  Value offset = op.getOffset();
+  if (failed(verifyShapeSize(operation, "input", input)) ||
+      failed(verifyShapeSize(operation, "result", result)) ||
+      failed(verifyShapeSize(operation, "scale", scale)) ||
+      (offset &&
+       failed(verifyShapeSize(operation, "offset", offset.getType()))))
+    return failure();
+
   if (containerKind(input) != containerKind(result))
     return op.emitOpError() << "result must be " << containerKind(input)
                             << " like the input, got " << result;
-  if (!haveSameShape(input, result))
-    return op.emitOpError()
-           << "result shape "
-           << shapeStr(cast<ShapedType>(result).getShape())
-           << " must equal input shape "
-           << shapeStr(cast<ShapedType>(input).getShape());
+  if (!haveSameShape(input, result)) {
+    auto inputShaped = dyn_cast<ShapedType>(input);
+    auto resultShaped = dyn_cast<ShapedType>(result);
+    if (inputShaped && resultShaped && inputShaped.hasRank() &&
+        resultShaped.hasRank() &&
+        inputShaped.getShape() != resultShaped.getShape())
+      return op.emitOpError()
+             << "result shape " << shapeStr(resultShaped.getShape())
+             << " must equal input shape " << shapeStr(inputShaped.getShape());
+    return op.emitOpError() << "result type " << result
+                            << " must have the shape of input type " << input;
+  }
 
   if (failed(verifyIntegerHoldsRange(operation, "result", result, range)) ||
       failed(verifyIntegerHoldsRange(operation, "input", input, range)))
@@ -132,15 +177,38 @@ static LogicalResult verifyEncodingOp(OpT op) {
     blockSize = op.getBlockSizeAttr().asArrayRef();
   }
 
-  Type scale = op.getScale().getType();
   if (failed(verifyEncodingOperand(operation, "scale", input, scale,
                                    blockSize)))
     return failure();
-  if (Value offset = op.getOffset()) {
-    if (!haveSameShape(scale, offset.getType()))
-      return op.emitOpError() << "'offset' of type " << offset.getType()
-                              << " must have the shape of 'scale' (" << scale
-                              << ")";
+  // An offset shaped like the (valid) scale encodes the input as well.
+  if (offset) {
+    Type offsetType = offset.getType();
+    if (containerKind(offsetType) != containerKind(scale))
+      return op.emitOpError()
+             << "'offset' must be " << containerKind(scale) << " like 'scale' ("
+             << scale << "), got " << offsetType;
+    if (!haveSameShape(scale, offsetType))
+      return op.emitOpError()
+             << "'offset' of type " << offsetType
+             << " must have the shape of 'scale' (" << scale << ")";
+  }
+
+  // An explicit compute type must hold the grid's ends when the result is an
+  // integer: the clamp then keeps every value convertible. (The default rule
+  // always picks such a type. qdq, dequantize and float results never convert
+  // to an integer: there the rounded ends are ordinary values.)
+  if constexpr (kHasIntegerResult<OpT>) {
+    std::optional<Type> computeType = op.getComputeType();
+    if (computeType && isa<IntegerType>(getElementTypeOrSelf(result))) {
+      if (std::optional<std::string> error =
+              checkComputeTypeHoldsGrid(cast<FloatType>(*computeType), range))
+        return op.emitOpError()
+               << "'compute_type' " << *computeType << " cannot hold the grid ["
+               << range.qmin << ", " << range.qmax << "] of integer result "
+               << getElementTypeOrSelf(result) << ": " << *error
+               << "; with an integer result an explicit compute_type must "
+                  "represent qmin and qmax exactly";
+    }
   }
   return success();
 }

@@ -9,6 +9,9 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cassert>
@@ -20,17 +23,21 @@ using namespace mlir::quant_affine;
 // QuantRange
 //===----------------------------------------------------------------------===//
 
-QuantRange QuantRange::fromBitwidth(unsigned bitwidth, bool isSigned) {
-  assert(bitwidth >= 1 && bitwidth <= 63 && "bitwidth out of [1, 63]");
+FailureOr<QuantRange> QuantRange::fromBitwidth(unsigned bitwidth,
+                                               bool isSigned) {
+  if (bitwidth < kMinBitwidth || bitwidth > kMaxBitwidth)
+    return failure();
   return fromNumSteps((uint64_t{1} << bitwidth) - 1, isSigned);
 }
 
-QuantRange QuantRange::fromNumSteps(uint64_t numSteps, bool isSigned) {
-  assert(numSteps <= static_cast<uint64_t>(INT64_MAX) && "too many steps");
+FailureOr<QuantRange> QuantRange::fromNumSteps(uint64_t numSteps,
+                                               bool isSigned) {
+  if (numSteps > kMaxNumSteps)
+    return failure();
   auto n = static_cast<int64_t>(numSteps);
   if (isSigned)
-    return {-((n + 1) / 2), n / 2}; // [-ceil(n/2), floor(n/2)]
-  return {0, n};
+    return QuantRange(-(n / 2 + n % 2), n / 2); // [-ceil(n/2), floor(n/2)]
+  return QuantRange(0, n);
 }
 
 QuantRange QuantRange::ofInteger(unsigned width, bool isSigned) {
@@ -41,6 +48,8 @@ QuantRange QuantRange::ofInteger(unsigned width, bool isSigned) {
 }
 
 bool QuantRange::fitsInteger(unsigned width) const {
+  if (width == 0)
+    return qmin == 0 && qmax == 0; // i0 holds only 0.
   if (width >= 64)
     return true; // Every int64 grid fits; unsigned grids have qmin >= 0.
   QuantRange full = ofInteger(width, isSigned());
@@ -89,6 +98,12 @@ mlir::quant_affine::checkEncodingShapes(
     std::string where = "block_size[" + str(d) + "] = " + str(b);
     if (b == 0 || b < -1)
       return where + " is invalid; block sizes are positive or -1 (wildcard)";
+    if (b != -1 && !isDynamic(s) && !llvm::checkedMul(b, s))
+      return where + " times scale dim " + str(d) + " of size " + str(s) +
+             " overflows int64, so it matches no input dim";
+    if (b != -1 && isDynamic(s) && !isDynamic(x) && x % b != 0)
+      return where + " does not divide input dim " + str(n - k + d) +
+             " of size " + str(x) + ", so no scale size makes whole blocks";
     if (isDynamic(s) || isDynamic(x))
       continue;
     if (b == -1) {
@@ -102,12 +117,47 @@ mlir::quant_affine::checkEncodingShapes(
                str(s) + "; blocks must tile the input exactly";
       continue;
     }
-    int64_t covered;
-    if (llvm::MulOverflow(b, s, covered) || covered != x)
+    if (b * s != x) // b * s does not overflow: checked above.
       return where + " times scale dim " + str(d) + " of size " + str(s) +
              " must equal input dim " + str(n - k + d) + " of size " + str(x) +
              "; partial blocks are not allowed";
   }
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+mlir::quant_affine::staticElementCount(ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (isDynamic(d))
+      continue;
+    std::optional<int64_t> product = llvm::checkedMul(count, d);
+    if (!product)
+      return std::nullopt;
+    count = *product;
+  }
+  return count;
+}
+
+std::optional<std::string>
+mlir::quant_affine::checkShapeSize(ArrayRef<int64_t> shape, Type elementType) {
+  std::optional<int64_t> count = staticElementCount(shape);
+  bool isStatic = llvm::none_of(shape, isDynamic);
+  if (!count)
+    return std::string(isStatic ? "its" : "its static dims'") +
+           " element count overflows int64 (at most " + str(INT64_MAX) +
+           " elements)";
+  int64_t bytesPerElement = 1;
+  if (elementType.isIntOrFloat())
+    bytesPerElement = std::max<int64_t>(
+        1, llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8));
+  if (!llvm::checkedMul(*count, bytesPerElement))
+    return std::string(isStatic ? "its" : "its static dims'") + " " +
+           str(*count) + " elements of " + str(bytesPerElement) +
+           (bytesPerElement == 1 ? " byte" : " bytes") +
+           " overflow int64 in bytes (at most " + str(INT64_MAX) + " bytes)";
   return std::nullopt;
 }
 
@@ -162,11 +212,45 @@ mlir::quant_affine::scaleIndexOf(ArrayRef<int64_t> inputIndex,
 
 /// Whether the integer `v` (given in 65 bits, so qmin - 1 .. qmax + 1 never
 /// overflow) is exactly representable in `type`.
-static bool isExactlyRepresentable(FloatType type, const llvm::APInt &v) {
+static bool isExactInType(FloatType type, const llvm::APInt &v) {
   llvm::APFloat f(type.getFloatSemantics());
   return f.convertFromAPInt(v, /*IsSigned=*/true,
                             llvm::APFloat::rmNearestTiesToEven) ==
          llvm::APFloat::opOK;
+}
+
+bool mlir::quant_affine::isExactlyRepresentable(FloatType type, int64_t value) {
+  return isExactInType(
+      type, llvm::APInt(65, static_cast<uint64_t>(value), /*isSigned=*/true));
+}
+
+std::optional<std::string>
+mlir::quant_affine::checkComputeTypeHoldsGrid(FloatType computeType,
+                                              QuantRange range) {
+  for (auto [name, v] : {std::pair<const char *, int64_t>{"qmin", range.qmin},
+                         {"qmax", range.qmax}}) {
+    if (isExactlyRepresentable(computeType, v))
+      continue;
+    llvm::APFloat rounded(computeType.getFloatSemantics());
+    (void)rounded.convertFromAPInt(
+        llvm::APInt(64, static_cast<uint64_t>(v), /*isSigned=*/true),
+        /*IsSigned=*/true, llvm::APFloat::rmNearestTiesToEven);
+    // Rounding an integer gives an integer or an infinity.
+    SmallString<32> text;
+    if (rounded.isInfinity()) {
+      text = rounded.isNegative() ? "-inf" : "inf";
+    } else {
+      llvm::APSInt asInt(128, /*isUnsigned=*/false);
+      bool isExact;
+      (void)rounded.convertToInteger(asInt, llvm::APFloat::rmTowardZero,
+                                     &isExact);
+      asInt.toString(text);
+    }
+    return std::string(name) + " = " + str(v) +
+           " is not exactly representable in it (it rounds to " +
+           std::string(text) + ")";
+  }
+  return std::nullopt;
 }
 
 bool mlir::quant_affine::isNumericallyStable(FloatType type,
@@ -175,7 +259,7 @@ bool mlir::quant_affine::isNumericallyStable(FloatType type,
   llvm::APInt hi(65, static_cast<uint64_t>(range.qmax), /*isSigned=*/true);
   llvm::APInt one(65, 1);
   for (const llvm::APInt &v : {hi, hi - one, lo + one, lo})
-    if (!isExactlyRepresentable(type, v))
+    if (!isExactInType(type, v))
       return false;
   if (range.qmin >= range.qmax)
     return true;

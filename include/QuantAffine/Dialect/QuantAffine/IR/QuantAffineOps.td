@@ -7,7 +7,8 @@
 // quantize, dequantize and qdq. The three ops share their operands, their
 // properties, their assembly format and the encoding rules, which are spelled
 // out once here and appended to every op description: the generated op docs
-// are the dialect's specification.
+// are the dialect's specification. (Append with !strconcat: `[{...}] # Name`
+// would paste the identifier's name, not the variable.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +26,9 @@ defvar QuantAffine_EncodingRules = [{
       (static or dynamic dims).
     - `scale`, `offset` (optional, absent means 0): the encoding. With a
       tensor `input` they are ranked float tensors of the same shape `S` and
-      rank `k <= rank(input)`. With a scalar or vector `input` they have the
-      shape of `input` (the op is elementwise) and no `block_size`.
+      rank `k <= rank(input)`. With a scalar or vector `input` they are
+      scalars or vectors of the shape of `input` (the op is elementwise; a
+      tensor encoding is an error) and there is no `block_size`.
     - `qmin`, `qmax` (`i64`): the integer grid, `qmin <= qmax`. An integer
       value is read as signed when `qmin < 0`, otherwise as unsigned.
     - `block_size` (optional `array<i64>` of length `k`): block encodings.
@@ -41,7 +43,8 @@ defvar QuantAffine_EncodingRules = [{
 
     - With `block_size = B`: for each trailing dim, `B_d * S_d == X_d` exactly
       (no partial blocks). `B_d = -1` is a wildcard for `X_d / S_d`, which must
-      divide evenly. `B_d` is never 0 or below -1.
+      divide evenly. `B_d` is never 0 or below -1. A static `X_d` with a
+      dynamic `S_d` must be a multiple of `B_d`.
     - Without `block_size`: right-aligned broadcasting, each `S_d` is 1 or
       `X_d`. A `(C)` scale pairs with the *last* axis; per-channel on axis 0 of
       a matrix is `(C, 1)`. A rank-0 scale (or any all-ones shape) is
@@ -60,6 +63,19 @@ defvar QuantAffine_EncodingRules = [{
     computes in `f32` and one of `f16` in `f16`). `dequantize` computes in its
     result type. When `C` is `f64` and the result is `f16` or `bf16`, the
     result is rounded through `f32`, as AIMET does.
+
+    An explicit `compute_type` of a `quantize` with an integer result must
+    represent `qmin` and `qmax` exactly, so that the clamp keeps every value
+    convertible to the integer (`bf16` cannot hold `[-32768, 32767]`: 32767
+    rounds to 32768). The default rule always picks such a type. Float
+    results, `qdq` and `dequantize` never convert to an integer: with them
+    a rounded grid end is applied as the value it rounds to.
+
+    #### Sizes
+
+    Static shapes (the static dims of dynamic ones) hold at most `2^63 - 1`
+    elements and `2^63 - 1` bytes (each element counted in whole bytes), and
+    every `B_d * S_d` fits `int64`, so that no shape arithmetic overflows.
 }];
 
 //===----------------------------------------------------------------------===//
@@ -129,7 +145,7 @@ class QuantAffine_EncodingOp<string mnemonic, Type inputType,
 def QuantAffine_QuantizeOp : QuantAffine_EncodingOp<"quantize",
     QuantAffine_FloatLike, QuantAffine_IntOrFloatLike> {
   let summary = "Affine quantization: clamp(roundeven(x / s) - o, qmin, qmax)";
-  let description = [{
+  let description = !strconcat([{
     Maps float values onto the integer grid `[qmin, qmax]`:
 
     ```
@@ -157,7 +173,7 @@ def QuantAffine_QuantizeOp : QuantAffine_EncodingOp<"quantize",
     %q = quant_affine.quantize %w, %s, %o range [-8, 7] block [1, 32]
         : (tensor<4x64xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x64xi4>
     ```
-  }] # QuantAffine_EncodingRules;
+  }], QuantAffine_EncodingRules);
 }
 
 //===----------------------------------------------------------------------===//
@@ -167,7 +183,7 @@ def QuantAffine_QuantizeOp : QuantAffine_EncodingOp<"quantize",
 def QuantAffine_DequantizeOp : QuantAffine_EncodingOp<"dequantize",
     QuantAffine_IntOrFloatLike, QuantAffine_FloatLike> {
   let summary = "Affine dequantization: (q + o) * s";
-  let description = [{
+  let description = !strconcat([{
     Maps grid values back to floats:
 
     ```
@@ -187,7 +203,7 @@ def QuantAffine_DequantizeOp : QuantAffine_EncodingOp<"dequantize",
     %y = quant_affine.dequantize %q, %s, %o range [0, 255]
         : (tensor<16x8xi8>, tensor<16x1xf32>, tensor<16x1xf32>) -> tensor<16x8xf32>
     ```
-  }] # QuantAffine_EncodingRules;
+  }], QuantAffine_EncodingRules);
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,7 +214,7 @@ def QuantAffine_QDQOp : QuantAffine_EncodingOp<"qdq",
     QuantAffine_FloatLike, QuantAffine_FloatLike,
     [AllTypesMatch<["input", "result"]>]> {
   let summary = "Fake quantization: dequantize(quantize(x)) in floating point";
-  let description = [{
+  let description = !strconcat([{
     Quantizes and dequantizes in one step without leaving the float domain,
     as quantization-aware training simulates it:
 
@@ -215,7 +231,7 @@ def QuantAffine_QDQOp : QuantAffine_EncodingOp<"qdq",
     %y = quant_affine.qdq %x, %s range [0, 255]
         : (tensor<?x16xf16>, tensor<f32>) -> tensor<?x16xf16>
     ```
-  }] # QuantAffine_EncodingRules;
+  }], QuantAffine_EncodingRules);
 
   let builders = [
     OpBuilder<(ins "::mlir::Value":$input, "::mlir::Value":$scale,

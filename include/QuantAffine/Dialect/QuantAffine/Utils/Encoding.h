@@ -16,6 +16,7 @@
 #define QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_ENCODING_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -39,12 +40,21 @@ struct QuantRange {
   QuantRange() = default;
   QuantRange(int64_t qmin, int64_t qmax) : qmin(qmin), qmax(qmax) {}
 
+  /// Bit widths fromBitwidth accepts: every grid of up to 63 bits has its
+  /// ends in int64 (the integer result types hold up to 32 of them; wider
+  /// grids are for float results).
+  static constexpr unsigned kMinBitwidth = 1, kMaxBitwidth = 63;
+  /// The largest step count fromNumSteps accepts (the unsigned grid [0, n]
+  /// must fit int64).
+  static constexpr uint64_t kMaxNumSteps = uint64_t{INT64_MAX};
+
   /// AIMET's derivation from a bit width: n = 2^bitwidth - 1 steps, then
-  /// fromNumSteps(n, isSigned). `bitwidth` must be in [1, 63].
-  static QuantRange fromBitwidth(unsigned bitwidth, bool isSigned);
+  /// fromNumSteps(n, isSigned). Fails for a bit width outside
+  /// [kMinBitwidth, kMaxBitwidth].
+  static FailureOr<QuantRange> fromBitwidth(unsigned bitwidth, bool isSigned);
   /// AIMET's derivation from a step count n: signed [-ceil(n/2), floor(n/2)],
-  /// unsigned [0, n]. `numSteps` must be below 2^63.
-  static QuantRange fromNumSteps(uint64_t numSteps, bool isSigned);
+  /// unsigned [0, n]. Fails for n above kMaxNumSteps.
+  static FailureOr<QuantRange> fromNumSteps(uint64_t numSteps, bool isSigned);
 
   bool isSigned() const { return qmin < 0; }
   bool isValid() const { return qmin <= qmax; }
@@ -53,9 +63,10 @@ struct QuantRange {
     return static_cast<uint64_t>(qmax) - static_cast<uint64_t>(qmin);
   }
   /// Whether every grid value fits an integer of `width` bits read with this
-  /// range's signedness.
+  /// range's signedness (a 0-bit integer holds only 0).
   bool fitsInteger(unsigned width) const;
   /// The grid of the full `width`-bit integer type read as signed or not.
+  /// `width` must be in [1, 63].
   static QuantRange ofInteger(unsigned width, bool isSigned);
 
   bool operator==(const QuantRange &other) const {
@@ -89,6 +100,18 @@ resolveBlockSizes(llvm::ArrayRef<int64_t> inputShape,
                   llvm::ArrayRef<int64_t> scaleShape,
                   std::optional<llvm::ArrayRef<int64_t>> blockSize);
 
+/// The number of elements of `shape` counting its static dims only (a
+/// dynamic dim counts as 1; a static 0 makes it 0), or std::nullopt when that
+/// product overflows int64.
+std::optional<int64_t> staticElementCount(llvm::ArrayRef<int64_t> shape);
+
+/// Checks that a shape's static dims hold at most INT64_MAX elements of
+/// `elementType` and at most INT64_MAX bytes (each element counted in whole
+/// bytes, at least one). Returns std::nullopt when they do, otherwise a
+/// sentence saying what overflows.
+std::optional<std::string> checkShapeSize(llvm::ArrayRef<int64_t> shape,
+                                          Type elementType);
+
 /// The scale index used by input element `inputIndex`, given the resolved
 /// (static) block sizes: i_d = floor(j_d / B_d) over the trailing dims.
 llvm::SmallVector<int64_t>
@@ -100,6 +123,18 @@ scaleIndexOf(llvm::ArrayRef<int64_t> inputIndex,
 //===----------------------------------------------------------------------===//
 
 enum class EncodingOpKind { Quantize, Dequantize, QDQ };
+
+/// Whether the integer `value` is exactly representable in `type`.
+bool isExactlyRepresentable(FloatType type, int64_t value);
+
+/// With an integer result, an explicit compute type must hold qmin and qmax
+/// exactly: the clamp then keeps every value inside the grid, so the
+/// conversion to the integer never overflows (DESIGN section 3). Returns
+/// std::nullopt when `computeType` holds both ends of `range`, otherwise a
+/// sentence naming the end that it cannot represent and what that end
+/// rounds to.
+std::optional<std::string> checkComputeTypeHoldsGrid(FloatType computeType,
+                                                     QuantRange range);
 
 /// Whether `type` can compute on the grid `range` without promotion (AIMET's
 /// `_is_numerically_stable`, threshold 0.25): qmin, qmin+1, qmax-1 and qmax are
