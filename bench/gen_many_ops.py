@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Write a module with COUNT quant_affine ops (default 1000) for compile-time
-measurement: 100 functions, each a chain of quantize, dequantize and qdq ops
-on 256 x 512 tensors with per-tensor, per-channel and block encodings.
+measurement: functions of PER_FUNC ops (default 10; PER_FUNC = COUNT makes
+one chain), each a chain of quantize, dequantize and qdq ops on 256 x 512
+tensors with per-tensor, per-channel and block encodings.
 
-usage: gen_many_ops.py OUT.mlir [COUNT]
+usage: gen_many_ops.py OUT.mlir [COUNT [PER_FUNC]]
 """
 import sys
 
@@ -17,7 +18,7 @@ ENCODINGS = [
 
 def main():
     path, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000
-    per_func = 10
+    per_func = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     lines = []
     for f in range(count // per_func):
         st, block = ENCODINGS[f % len(ENCODINGS)]
@@ -27,16 +28,16 @@ def main():
         # quantize + dequantize pairs and single qdq ops: 10 ops a function.
         for i in range(per_func):
             rng = "[-128, 127]" if (f + i) % 2 else "[-8, 7]"
-            if i in (1, 5):
+            if i % 10 in (1, 5):
                 rng = rng_prev
-            if i in (0, 4):
+            if i % 10 in (0, 4):
                 lines.append("  %%q%d = quant_affine.quantize %s, %%s, %%o range %s%s : "
                              "(tensor<256x512xf32>, %s, %s) -> tensor<256x512xi8>"
                              % (i, value, rng, block, st, st))
                 value = "%%q%d" % i
                 rng_prev = rng
                 continue
-            if i in (1, 5):
+            if i % 10 in (1, 5):
                 lines.append("  %%v%d = quant_affine.dequantize %s, %%s, %%o range %s%s : "
                              "(tensor<256x512xi8>, %s, %s) -> tensor<256x512xf32>"
                              % (i, value, rng_prev, block, st, st))
