@@ -50,8 +50,9 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createQuantAffineDecomposeAggregatesPass());
   ConvertQuantAffineToLinalgPassOptions toLinalg;
   toLinalg.runtimeChecks = runtimeChecks;
-  pm.addNestedPass<func::FuncOp>(
-      createConvertQuantAffineToLinalgPass(toLinalg));
+  // On the module: failed run-time checks call dprintf and abort, which it
+  // declares there.
+  pm.addPass(createConvertQuantAffineToLinalgPass(toLinalg));
   addFunctionCleanup<func::FuncOp>(pm);
   // Elementwise arith on tensors (casts users write around our ops) joins
   // the generics and fuses with them.

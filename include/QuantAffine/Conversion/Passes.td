@@ -68,17 +68,34 @@ def ConvertQuantAffineToLinalgPass
     Splat constant scales and offsets become constants inside the body, so
     the arith lowering can multiply by power-of-two reciprocals.
 
-    With `runtime-checks`, the lowering asserts (`cf.assert`) what dynamic
-    shapes leave unchecked: block tiling, broadcastability and scale/offset
-    agreement.
+    Sizes the types leave dynamic but that are known statically (from a
+    `tensor.cast` producer or an earlier op, or fixed by the encoding: a
+    static block times a static scale size, a static input size over a
+    static block) are used: the operands are `tensor.cast` to them first and
+    the result back, so every `expand_shape` group is static exactly when its
+    input dim is.
+
+    Sizes that break a shape rule are an error at the op, naming them, even
+    where the op's type says `?` and the size is known only from a
+    `tensor.cast` producer: `input dim 0 has 8 elements but block_size 4 x
+    scale dim 0 size 3 needs 12`.
+
+    With `runtime-checks`, what the types leave open (block tiling,
+    broadcastability, offset and scale sizes) is checked at run time. A
+    failed check writes `<file>:<line>:<col>: error: <op> run-time check
+    failed: <rule with the run-time sizes>` to stderr with `dprintf(2, ...)`
+    and calls `abort()`; both are declared in the module. Run the pass on
+    the module for that: scheduled on functions, it cannot add declarations
+    and emits `cf.assert`s instead (message on stdout, sizes as `?`).
   }];
   let options = [
     Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"false",
-           "Insert cf.assert checks of dynamic shapes">
+           "Check dynamic shapes at run time (report to stderr and abort)">
   ];
   let dependentDialects = [
     "arith::ArithDialect", "math::MathDialect", "linalg::LinalgDialect",
-    "tensor::TensorDialect", "cf::ControlFlowDialect"
+    "tensor::TensorDialect", "cf::ControlFlowDialect", "scf::SCFDialect",
+    "LLVM::LLVMDialect", "func::FuncDialect"
   ];
 }
 

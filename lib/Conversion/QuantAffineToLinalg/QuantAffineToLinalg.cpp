@@ -13,20 +13,33 @@
 // instead (an expand_shape group with two dynamic sizes crashes upstream
 // -expand-strided-metadata in MLIR 22.1).
 //
+// An expand_shape group must be static exactly when the dim it splits is. So
+// each op first gets the sizes known statically, from its types, from
+// producers (tensor.cast, earlier ops) and from what its encoding fixes (a
+// dynamic input dim with a static block and scale size is their product);
+// operands are cast to those, and the result back to the op's type. Known
+// sizes that break a shape rule are a compile-time error at the op. What
+// stays dynamic is checked at run time on request (RuntimeChecks.h).
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Conversion/QuantAffineToLinalg/QuantAffineToLinalg.h"
 
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
+#include "QuantAffine/Conversion/QuantAffineToLinalg/RuntimeChecks.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -42,17 +55,17 @@ namespace {
 
 /// How one scale dim is laid over its input dim.
 enum class DimLayout {
-  Broadcast, ///< scale size 1: every element uses index 0.
+  Broadcast,  ///< scale size 1: every element uses index 0.
   PerElement, ///< block size 1: scale index = input index.
-  Blocked,   ///< input dim split into (count, block), one of them static.
-  Gathered,  ///< count and block both dynamic: index j / B in the body.
+  Blocked,    ///< input dim split into (count, block), one of them static.
+  Gathered,   ///< count and block both dynamic: index j / B in the body.
 };
 
 /// The layout of a scale over an input, with the values the lowering needs.
 struct EncodingLayout {
   int64_t inputRank = 0, scaleRank = 0;
-  SmallVector<DimLayout> dims;      // per scale dim
-  SmallVector<int64_t> blockSizes;  // resolved, kDynamic when unknown
+  SmallVector<DimLayout> dims;     // per scale dim
+  SmallVector<int64_t> blockSizes; // resolved, kDynamic when unknown
   bool needsGather() const {
     return llvm::is_contained(dims, DimLayout::Gathered);
   }
@@ -111,49 +124,279 @@ struct ShapeBuilder {
   }
 };
 
-/// Asserts at run time what the verifier could not check statically.
-void emitRuntimeChecks(ShapeBuilder &sb, Operation *op, Value input,
-                       Value scale, Value offset,
-                       std::optional<ArrayRef<int64_t>> blockSize,
-                       const EncodingLayout &layout) {
-  auto inputType = cast<RankedTensorType>(input.getType());
-  auto scaleType = cast<RankedTensorType>(scale.getType());
-  std::string opName = op->getName().getStringRef().str();
-  auto check = [&](Value cond, const std::string &what) {
-    cf::AssertOp::create(sb.b, sb.loc, cond, opName + ": " + what);
-  };
-  for (int64_t d = 0; d < layout.scaleRank; ++d) {
-    int64_t a = layout.inputDimOf(d);
-    if (!inputType.isDynamicDim(a) && !scaleType.isDynamicDim(d))
-      continue;
-    Value x = sb.dim(input, a), s = sb.dim(scale, d);
-    std::string dims = "scale dim " + std::to_string(d) + " and input dim " +
-                       std::to_string(a);
-    int64_t b = blockSize ? (*blockSize)[d] : 0;
-    if (blockSize && b != -1) {
-      Value covered = arith::MulIOp::create(sb.b, sb.loc, s, sb.index(b));
-      check(sb.eq(covered, x),
-            dims + ": block_size times the scale size must equal the input "
-                   "size");
-    } else if (blockSize) {
-      Value nonZero =
-          arith::CmpIOp::create(sb.b, sb.loc, arith::CmpIPredicate::ne, s,
-                                sb.index(0));
-      Value safe = arith::MaxUIOp::create(sb.b, sb.loc, s, sb.index(1));
-      Value rem = arith::RemUIOp::create(sb.b, sb.loc, x, safe);
-      Value ok = arith::AndIOp::create(sb.b, sb.loc, nonZero,
-                                       sb.eq(rem, sb.index(0)));
-      check(ok, dims + ": the input size must be a multiple of the scale size "
-                       "for a -1 block");
-    } else {
-      Value ok = arith::OrIOp::create(sb.b, sb.loc, sb.eq(s, sb.index(1)),
-                                      sb.eq(s, x));
-      check(ok, dims + ": the scale size must be 1 or the input size");
+//===----------------------------------------------------------------------===//
+// Shape rules
+//===----------------------------------------------------------------------===//
+//
+// One message per rule, for compile-time errors (numbers) and run-time
+// checks (values), so both say the same thing.
+
+template <typename X, typename S, typename N>
+CheckMessage blockRule(int64_t a, X x, int64_t block, int64_t d, S s, N needs) {
+  CheckMessage m;
+  m << "input dim " << a << " has " << x << " elements but block_size " << block
+    << " x scale dim " << d << " size " << s << " needs " << needs;
+  return m;
+}
+
+template <typename X, typename S>
+CheckMessage wildcardRule(int64_t a, X x, int64_t d, S s) {
+  CheckMessage m;
+  m << "input dim " << a << " has " << x
+    << " elements but block_size -1 needs a multiple of scale dim " << d
+    << " size " << s;
+  return m;
+}
+
+template <typename X, typename S>
+CheckMessage broadcastRule(int64_t a, X x, int64_t d, S s) {
+  CheckMessage m;
+  m << "scale dim " << d << " has " << s
+    << " elements but needs 1 or input dim " << a << " size " << x;
+  return m;
+}
+
+template <typename O, typename S> CheckMessage offsetRule(int64_t d, O o, S s) {
+  CheckMessage m;
+  m << "offset dim " << d << " has " << o << " elements but needs scale dim "
+    << d << " size " << s;
+  return m;
+}
+
+/// The operands of a tensor op and its block sizes.
+struct EncodingOperands {
+  Value input, scale, offset;
+  std::optional<ArrayRef<int64_t>> blockSize;
+};
+
+template <typename OpT> EncodingOperands getEncodingOperands(OpT op) {
+  EncodingOperands operands{op.getInput(), op.getScale(), op.getOffset(),
+                            std::nullopt};
+  if (op.getBlockSizeAttr())
+    operands.blockSize = op.getBlockSizeAttr().asArrayRef();
+  return operands;
+}
+
+/// The first shape rule that static sizes break (the verifier checks the op's
+/// types; this also catches sizes that were only hidden behind a cast), with
+/// its message, or std::nullopt.
+std::optional<std::string>
+findStaticShapeError(ArrayRef<int64_t> input, ArrayRef<int64_t> scale,
+                     ArrayRef<int64_t> offset,
+                     std::optional<ArrayRef<int64_t>> blockSize) {
+  auto isStatic = [](int64_t v) { return !ShapedType::isDynamic(v); };
+  int64_t n = input.size(), k = scale.size();
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t a = n - k + d, x = input[a], s = scale[d];
+    if (!offset.empty()) {
+      if (isStatic(offset[d]) && isStatic(s) && offset[d] != s)
+        return offsetRule(d, offset[d], s).str();
+      if (!isStatic(s))
+        s = offset[d];
     }
-    if (offset && scaleType.isDynamicDim(d))
-      check(sb.eq(sb.dim(offset, d), s),
-            "offset dim " + std::to_string(d) + " must equal the scale dim");
+    int64_t block = blockSize ? (*blockSize)[d] : 0;
+    if (blockSize && block != -1) {
+      if (isStatic(s)) {
+        int64_t needs;
+        if (llvm::MulOverflow(block, s, needs))
+          return "block_size " + std::to_string(block) + " x scale dim " +
+                 std::to_string(d) + " size " + std::to_string(s) +
+                 " overflows int64";
+        if (isStatic(x) && x != needs)
+          return blockRule(a, x, block, d, s, needs).str();
+      } else if (isStatic(x) && x % block != 0) {
+        return "input dim " + std::to_string(a) + " has " + std::to_string(x) +
+               " elements, not a multiple of block_size " +
+               std::to_string(block);
+      }
+    } else if (blockSize) {
+      if (isStatic(x) && isStatic(s) && (s == 0 ? x != 0 : x % s != 0))
+        return wildcardRule(a, x, d, s).str();
+    } else if (isStatic(x) && isStatic(s) && s != 1 && s != x) {
+      return broadcastRule(a, x, d, s).str();
+    }
   }
+  return std::nullopt;
+}
+
+/// Checks at run time what the types leave open, through `checks`.
+LogicalResult emitRuntimeChecks(RuntimeCheckEmitter &checks, ShapeBuilder &sb,
+                                Operation *op, const EncodingOperands &v) {
+  auto inputType = cast<RankedTensorType>(v.input.getType());
+  auto scaleType = cast<RankedTensorType>(v.scale.getType());
+  OpBuilder &b = sb.b;
+  Location loc = sb.loc;
+  int64_t n = inputType.getRank(), k = scaleType.getRank();
+  auto cmp = [&](arith::CmpIPredicate pred, Value l, Value r) -> Value {
+    return arith::CmpIOp::create(b, loc, pred, l, r);
+  };
+  using P = arith::CmpIPredicate;
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t a = n - k + d;
+    bool scaleDynamic = scaleType.isDynamicDim(d);
+    if (!inputType.isDynamicDim(a) && !scaleDynamic)
+      continue;
+    Value x = sb.dim(v.input, a), s = sb.dim(v.scale, d);
+    int64_t block = v.blockSize ? (*v.blockSize)[d] : 0;
+    Value ok;
+    CheckMessage message;
+    if (v.blockSize && block != -1) {
+      // x == block * s, without overflow: x % block == 0 && x / block == s.
+      Value c = sb.index(block);
+      Value divides =
+          cmp(P::eq, arith::RemUIOp::create(b, loc, x, c), sb.index(0));
+      Value quotient = arith::DivUIOp::create(b, loc, x, c);
+      ok = arith::AndIOp::create(b, loc, divides, cmp(P::eq, quotient, s));
+      Value needs = arith::MulIOp::create(b, loc, s, c);
+      message = blockRule(a, x, block, d, s, needs);
+    } else if (v.blockSize) {
+      // s == 0 ? x == 0 : x % s == 0.
+      Value safe = arith::MaxUIOp::create(b, loc, s, sb.index(1));
+      Value divides =
+          cmp(P::eq, arith::RemUIOp::create(b, loc, x, safe), sb.index(0));
+      Value nonEmpty = arith::OrIOp::create(b, loc, cmp(P::ne, s, sb.index(0)),
+                                            cmp(P::eq, x, sb.index(0)));
+      ok = arith::AndIOp::create(b, loc, divides, nonEmpty);
+      message = wildcardRule(a, x, d, s);
+    } else {
+      ok = arith::OrIOp::create(b, loc, cmp(P::eq, s, sb.index(1)),
+                                cmp(P::eq, s, x));
+      message = broadcastRule(a, x, d, s);
+    }
+    if (failed(checks.emitCheck(b, loc, op, ok, message)))
+      return failure();
+    if (v.offset && scaleDynamic) {
+      Value o = sb.dim(v.offset, d);
+      if (failed(checks.emitCheck(b, loc, op, cmp(P::eq, o, s),
+                                  offsetRule(d, o, s))))
+        return failure();
+    }
+  }
+  return success();
+}
+
+/// The input and scale types the lowering computes with: where the encoding
+/// fixes a dynamic size of a blocked dim, that size. An expand_shape group
+/// must then be all static exactly when the input dim is: a dynamic input dim
+/// with a static block and a static scale size becomes block x scale, and a
+/// static one with a static block makes the scale size input / block. (The
+/// run-time checks, emitted first, guard the casts.)
+std::pair<RankedTensorType, RankedTensorType>
+refineTypes(RankedTensorType input, RankedTensorType scale,
+            std::optional<ArrayRef<int64_t>> blockSize) {
+  SmallVector<int64_t> x(input.getShape()), s(scale.getShape());
+  int64_t n = x.size(), k = s.size();
+  for (int64_t d = 0; blockSize && d < k; ++d) {
+    int64_t a = n - k + d, block = (*blockSize)[d];
+    if (block == -1 || block == 1 || s[d] == 1)
+      continue; // Wildcards resolve by division; other dims are not split.
+    if (ShapedType::isDynamic(x[a]) && !ShapedType::isDynamic(s[d]))
+      x[a] = block * s[d]; // findStaticShapeError has ruled out overflow.
+    else if (!ShapedType::isDynamic(x[a]) && ShapedType::isDynamic(s[d]))
+      s[d] = x[a] / block;
+  }
+  return {input.clone(x), scale.clone(s)};
+}
+
+/// What the lowering knows about the sizes of one tensor op: the types it
+/// computes with (the scale type is also the offset's), or the shape rule
+/// that the sizes known statically break.
+struct ShapeFacts {
+  RankedTensorType input, scale;
+  std::optional<std::string> error;
+};
+
+/// The static sizes of tensor values whose types say `?`, from producers that
+/// keep the shape: tensor.cast, and the tensor quant_affine ops, whose result
+/// has their input's shape with what their encoding fixes. Memoized, so a
+/// chain of ops is walked once.
+class KnownShapes {
+public:
+  /// The shape of `v` with the static sizes its producers know.
+  SmallVector<int64_t> of(Value v) {
+    auto found = shapes.find(v);
+    if (found != shapes.end())
+      return found->second;
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    auto join = [&](ArrayRef<int64_t> other) {
+      if (other.size() != shape.size())
+        return;
+      for (auto [dim, size] : llvm::zip(shape, other))
+        if (ShapedType::isDynamic(dim))
+          dim = size;
+    };
+    if (auto castOp = v.getDefiningOp<tensor::CastOp>()) {
+      if (isa<RankedTensorType>(castOp.getSource().getType()))
+        join(of(castOp.getSource()));
+    } else if (Operation *producer = v.getDefiningOp();
+               producer && isa<QuantizeOp, DequantizeOp, QDQOp>(producer) &&
+               isa<RankedTensorType>(producer->getOperand(0).getType())) {
+      const ShapeFacts &producerFacts = facts(producer);
+      if (!producerFacts.error)
+        join(producerFacts.input.getShape());
+    }
+    shapes[v] = shape;
+    return shape;
+  }
+
+  /// The facts of a tensor quantize, dequantize or qdq.
+  const ShapeFacts &facts(Operation *op) {
+    auto found = opFacts.find(op);
+    if (found != opFacts.end())
+      return found->second;
+    ShapeFacts result = TypeSwitch<Operation *, ShapeFacts>(op)
+                            .Case<QuantizeOp, DequantizeOp, QDQOp>(
+                                [&](auto op) { return compute(op); });
+    return opFacts[op] = result;
+  }
+
+  /// The facts of `op` from its own types alone.
+  template <typename OpT> static ShapeFacts fromTypes(OpT op) {
+    return compute(getEncodingOperands(op), nullptr);
+  }
+
+private:
+  template <typename OpT> ShapeFacts compute(OpT op) {
+    return compute(getEncodingOperands(op), this);
+  }
+
+  static ShapeFacts compute(const EncodingOperands &v, KnownShapes *known) {
+    auto shapeOf = [&](Value value) -> SmallVector<int64_t> {
+      if (known)
+        return known->of(value);
+      return llvm::to_vector(
+          cast<RankedTensorType>(value.getType()).getShape());
+    };
+    auto inputType = cast<RankedTensorType>(v.input.getType());
+    auto scaleType = cast<RankedTensorType>(v.scale.getType());
+    SmallVector<int64_t> x = shapeOf(v.input), s = shapeOf(v.scale), o;
+    if (v.offset)
+      o = shapeOf(v.offset);
+    ShapeFacts result;
+    result.error = findStaticShapeError(x, s, o, v.blockSize);
+    if (result.error) {
+      result.input = inputType;
+      result.scale = scaleType;
+      return result;
+    }
+    for (auto [i, size] : llvm::enumerate(o))
+      if (ShapedType::isDynamic(s[i]))
+        s[i] = size;
+    std::tie(result.input, result.scale) =
+        refineTypes(inputType.clone(x), scaleType.clone(s), v.blockSize);
+    return result;
+  }
+
+  DenseMap<Value, SmallVector<int64_t>> shapes;
+  DenseMap<Operation *, ShapeFacts> opFacts;
+};
+
+/// `v` cast to `type` when its type differs.
+Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
+  if (!v || v.getType() == type)
+    return v;
+  return tensor::CastOp::create(b, loc, type, v);
 }
 
 /// The element of a splat constant tensor, or null.
@@ -165,33 +408,49 @@ TypedAttr splatValueOf(Value v) {
 }
 
 /// Lowers one tensor op to linalg.generic.
-template <typename OpT>
-struct EncodingOpToLinalg : OpConversionPattern<OpT> {
-  EncodingOpToLinalg(MLIRContext *ctx, bool runtimeChecks)
-      : OpConversionPattern<OpT>(ctx), runtimeChecks(runtimeChecks) {}
+template <typename OpT> struct EncodingOpToLinalg : OpConversionPattern<OpT> {
+  EncodingOpToLinalg(MLIRContext *ctx, RuntimeCheckEmitter *checks,
+                     KnownShapes *known)
+      : OpConversionPattern<OpT>(ctx), checks(checks), known(known) {}
 
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto inputType = dyn_cast<RankedTensorType>(op.getInput().getType());
-    if (!inputType)
+    if (!isa<RankedTensorType>(op.getInput().getType()))
       return rewriter.notifyMatchFailure(op, "scalar/vector form: use arith");
     Location loc = op.getLoc();
-    Value input = adaptor.getInput(), scale = adaptor.getScale(),
-          offset = adaptor.getOffset();
-    auto scaleType = cast<RankedTensorType>(scale.getType());
-    std::optional<ArrayRef<int64_t>> blockSize;
-    if (op.getBlockSizeAttr())
-      blockSize = op.getBlockSizeAttr().asArrayRef();
-    EncodingLayout layout = analyzeLayout(inputType, scaleType, blockSize);
+    ShapeFacts facts = known ? known->facts(op) : KnownShapes::fromTypes(op);
+    if (facts.error)
+      return rewriter.notifyMatchFailure(op, *facts.error);
+    EncodingOperands v = getEncodingOperands(op);
+    v.input = adaptor.getInput();
+    v.scale = adaptor.getScale();
+    v.offset = adaptor.getOffset();
     ShapeBuilder sb{rewriter, loc};
-    if (runtimeChecks)
-      emitRuntimeChecks(sb, op, input, scale, offset, blockSize, layout);
+    if (checks && failed(emitRuntimeChecks(*checks, sb, op, v)))
+      return failure();
 
-    Value result = layout.needsGather()
-                       ? lowerWithGather(op, sb, input, scale, offset, layout)
-                       : lowerWithMaps(op, sb, input, scale, offset, layout);
-    rewriter.replaceOp(op, result);
+    RankedTensorType refinedInput = facts.input, refinedScale = facts.scale;
+    Value input = castTo(rewriter, loc, v.input, refinedInput);
+    Value scale = castTo(rewriter, loc, v.scale, refinedScale);
+    Value offset = castTo(rewriter, loc, v.offset, refinedScale);
+    Value result;
+    if (llvm::is_contained(refinedInput.getShape(), 0)) {
+      // No elements: nothing to compute (and no block to split).
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t a = 0; a < refinedInput.getRank(); ++a)
+        sizes.push_back(sb.dimOfr(input, a));
+      result = tensor::EmptyOp::create(
+          rewriter, loc, sizes, getElementTypeOrSelf(op.getResult().getType()));
+    } else {
+      EncodingLayout layout =
+          analyzeLayout(refinedInput, refinedScale, v.blockSize);
+      result = layout.needsGather()
+                   ? lowerWithGather(op, sb, input, scale, offset, layout)
+                   : lowerWithMaps(op, sb, input, scale, offset, layout);
+    }
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
     return success();
   }
 
@@ -227,8 +486,8 @@ private:
         int64_t count = cast<RankedTensorType>(scale.getType()).getDimSize(d);
         OpFoldResult countOfr =
             ShapedType::isDynamic(count)
-                ? OpFoldResult(arith::DivUIOp::create(
-                                   b, loc, sb.dim(input, a), blockValue)
+                ? OpFoldResult(arith::DivUIOp::create(b, loc, sb.dim(input, a),
+                                                      blockValue)
                                    .getResult())
                 : OpFoldResult(b.getIndexAttr(count));
         loopDimOfScaleDim[d] = expandedShape.size();
@@ -252,8 +511,7 @@ private:
     bool expanded = loops != n;
     if (expanded)
       input = tensor::ExpandShapeOp::create(
-          b, loc, inputType.clone(expandedShape), input, groups,
-          expandedSizes);
+          b, loc, inputType.clone(expandedShape), input, groups, expandedSizes);
 
     // Scale and offset maps: 0 for broadcast dims, the loop dim otherwise.
     SmallVector<AffineExpr> scaleExprs;
@@ -266,7 +524,8 @@ private:
     AffineMap scaleMap = AffineMap::get(loops, 0, scaleExprs, ctx);
     // Splat scales and offsets become constants in the body, where the
     // arith lowering can see them (a power-of-two scale then multiplies).
-    TypedAttr scaleSplat = splatValueOf(scale), offsetSplat = splatValueOf(offset);
+    TypedAttr scaleSplat = splatValueOf(scale),
+              offsetSplat = splatValueOf(offset);
     SmallVector<Value> inputs = {input};
     SmallVector<AffineMap> maps = {identity};
     if (!scaleSplat) {
@@ -299,8 +558,8 @@ private:
         });
     Value result = generic.getResult(0);
     if (expanded)
-      result = tensor::CollapseShapeOp::create(b, loc, op.getResult().getType(),
-                                               result, groups);
+      result = tensor::CollapseShapeOp::create(
+          b, loc, inputType.clone(resultElem), result, groups);
     return result;
   }
 
@@ -347,7 +606,8 @@ private:
     return generic.getResult(0);
   }
 
-  bool runtimeChecks;
+  RuntimeCheckEmitter *checks;
+  KnownShapes *known;
 };
 
 struct ConvertQuantAffineToLinalgPass
@@ -355,15 +615,38 @@ struct ConvertQuantAffineToLinalgPass
           ConvertQuantAffineToLinalgPass> {
   using Base::Base;
   void runOnOperation() override {
+    // Sizes that cannot fit, even where the op's types leave them dynamic,
+    // are errors now rather than at run time. (Producers come first in the
+    // walk, so each op's facts build on its producers'.)
+    KnownShapes known;
+    bool wrongShapes = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<QuantizeOp, DequantizeOp, QDQOp>(op) ||
+          !isa<RankedTensorType>(op->getOperand(0).getType()))
+        return;
+      if (const std::optional<std::string> &error = known.facts(op).error) {
+        op->emitOpError() << *error;
+        wrongShapes = true;
+      }
+    });
+    if (wrongShapes)
+      return signalPassFailure();
+
     ConversionTarget target(getContext());
     target.addLegalDialect<arith::ArithDialect, math::MathDialect,
                            linalg::LinalgDialect, tensor::TensorDialect,
-                           cf::ControlFlowDialect>();
+                           cf::ControlFlowDialect, scf::SCFDialect,
+                           LLVM::LLVMDialect, func::FuncDialect>();
     // Tensor ops become generics whose scalar bodies are lowered in the same
     // conversion, so no quant_affine op survives.
     target.addIllegalDialect<QuantAffineDialect>();
+    std::optional<RuntimeCheckEmitter> checks;
+    if (runtimeChecks)
+      checks.emplace(getOperation());
     RewritePatternSet patterns(&getContext());
-    populateQuantAffineToLinalgConversionPatterns(patterns, runtimeChecks);
+    patterns.add<EncodingOpToLinalg<QuantizeOp>,
+                 EncodingOpToLinalg<DequantizeOp>, EncodingOpToLinalg<QDQOp>>(
+        &getContext(), checks ? &*checks : nullptr, &known);
     populateQuantAffineToArithConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
@@ -374,8 +657,8 @@ struct ConvertQuantAffineToLinalgPass
 } // namespace
 
 void mlir::quant_affine::populateQuantAffineToLinalgConversionPatterns(
-    RewritePatternSet &patterns, bool runtimeChecks) {
+    RewritePatternSet &patterns, RuntimeCheckEmitter *checks) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<EncodingOpToLinalg<QuantizeOp>, EncodingOpToLinalg<DequantizeOp>,
-               EncodingOpToLinalg<QDQOp>>(ctx, runtimeChecks);
+               EncodingOpToLinalg<QDQOp>>(ctx, checks, /*known=*/nullptr);
 }

@@ -11,8 +11,10 @@
 // CHECK: math.roundeven
 // CHECK: arith.fptosi
 // CHECK-NOT: quant_affine
+// Static shapes need no run-time check, nor the functions that report one.
+// RT-NOT: llvm.func
 // RT-LABEL: func.func @per_tensor
-// RT-NOT: cf.assert
+// RT-NOT: scf.if
 func.func @per_tensor(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xi8> {
   %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi8>
   return %q : tensor<4x8xi8>
@@ -55,8 +57,32 @@ func.func @blocks(%x: tensor<2x4x64xf32>, %s: tensor<4x2xf32>) -> tensor<2x4x64x
 // CHECK: %[[N:.*]] = tensor.dim %{{.*}}, %c1
 // CHECK: %[[CNT:.*]] = arith.divui %[[N]], %c32
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, %[[CNT]], 32]
+// A failed check prints the location, the rule and the run-time sizes to
+// stderr (dprintf on fd 2) and aborts; the sizes are compared without
+// overflow (x % 32 == 0 && x / 32 == s).
+// RT: llvm.mlir.global private constant @[[$MSG:[a-z_0-9]+]]("{{.*}}convert-quant-affine-to-linalg.mlir:[[# @LINE + 24]]:8: error: quant_affine.dequantize run-time check failed: input dim 1 has %lld elements but block_size 32 x scale dim 1 size %lld needs %lld\0A\00")
+// RT: llvm.func @abort()
+// RT: llvm.func @dprintf(i32, !llvm.ptr, ...) -> i32
 // RT-LABEL: func.func @dynamic_count
-// RT: cf.assert %{{.*}}, "quant_affine.dequantize: scale dim 1 and input dim 1: block_size times the scale size must equal the input size"
+// RT-DAG: %[[X:.*]] = tensor.dim %arg0, %{{.*}} : tensor<4x?xi8>
+// RT-DAG: %[[S:.*]] = tensor.dim %arg1, %{{.*}} : tensor<4x?xf32>
+// RT: %[[REM:.*]] = arith.remui %[[X]], %[[C32:.*]] : index
+// RT: %[[DIVIDES:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
+// RT: %[[COUNT:.*]] = arith.divui %[[X]], %[[C32]] : index
+// RT: %[[EQ:.*]] = arith.cmpi eq, %[[COUNT]], %[[S]] : index
+// RT: %[[OK:.*]] = arith.andi %[[DIVIDES]], %[[EQ]] : i1
+// RT: %[[NEEDS:.*]] = arith.muli %[[S]], %[[C32]] : index
+// RT: %[[FAIL:.*]] = arith.xori %[[OK]], %true : i1
+// RT: scf.if %[[FAIL]] {
+// RT: %[[FD:.*]] = llvm.mlir.constant(2 : i32) : i32
+// RT: %[[FMT:.*]] = llvm.mlir.addressof @[[$MSG]] : !llvm.ptr
+// RT: %[[A:.*]] = arith.index_cast %[[X]] : index to i64
+// RT: %[[B:.*]] = arith.index_cast %[[S]] : index to i64
+// RT: %[[C:.*]] = arith.index_cast %[[NEEDS]] : index to i64
+// RT: llvm.call @dprintf(%[[FD]], %[[FMT]], %[[A]], %[[B]], %[[C]]) vararg(!llvm.func<i32 (i32, ptr, ...)>)
+// RT: llvm.call @abort() : () -> ()
+// RT: }
+// RT: tensor.expand_shape
 func.func @dynamic_count(%q: tensor<4x?xi8>, %s: tensor<4x?xf32>) -> tensor<4x?xf32> {
   %y = quant_affine.dequantize %q, %s range [-128, 127] block [1, 32] : (tensor<4x?xi8>, tensor<4x?xf32>) -> tensor<4x?xf32>
   return %y : tensor<4x?xf32>
@@ -73,9 +99,13 @@ func.func @dynamic_count(%q: tensor<4x?xi8>, %s: tensor<4x?xf32>) -> tensor<4x?x
 // CHECK: linalg.index 1
 // CHECK: arith.divui
 // CHECK: tensor.extract
+// RT-DAG: llvm.mlir.global private constant @[[$RULE:[a-z_0-9]+]]("{{.*}}error: quant_affine.qdq run-time check failed: input dim 1 has %lld elements but block_size -1 needs a multiple of scale dim 1 size %lld\0A\00")
+// RT-DAG: llvm.mlir.global private constant @[[$OFFSET:[a-z_0-9]+]]("{{.*}}error: quant_affine.qdq run-time check failed: offset dim 1 has %lld elements but needs scale dim 1 size %lld\0A\00")
 // RT-LABEL: func.func @dynamic_count_and_size
-// RT: cf.assert %{{.*}}, "quant_affine.qdq: scale dim 1 and input dim 1: the input size must be a multiple of the scale size for a -1 block"
-// RT: cf.assert %{{.*}}, "quant_affine.qdq: offset dim 1 must equal the scale dim"
+// RT: scf.if
+// RT: llvm.mlir.addressof @[[$RULE]]
+// RT: scf.if
+// RT: llvm.mlir.addressof @[[$OFFSET]]
 func.func @dynamic_count_and_size(%x: tensor<4x?xf32>, %s: tensor<4x?xf32>) -> tensor<4x?xf32> {
   %y = quant_affine.qdq %x, %s, %s range [0, 15] block [1, -1] : (tensor<4x?xf32>, tensor<4x?xf32>, tensor<4x?xf32>) -> tensor<4x?xf32>
   return %y : tensor<4x?xf32>
@@ -84,8 +114,9 @@ func.func @dynamic_count_and_size(%x: tensor<4x?xf32>, %s: tensor<4x?xf32>) -> t
 // -----
 
 // Without block_size, a dynamic scale dim may be 1 or the input size.
+// RT: llvm.mlir.global private constant @{{.*}}("{{.*}}error: quant_affine.quantize run-time check failed: scale dim 0 has %lld elements but needs 1 or input dim 0 size %lld\0A\00")
 // RT-LABEL: func.func @dynamic_broadcast
-// RT: cf.assert %{{.*}}, "quant_affine.quantize: scale dim 0 and input dim 0: the scale size must be 1 or the input size"
+// RT: scf.if
 func.func @dynamic_broadcast(%x: tensor<?xf32>, %s: tensor<?xf32>) -> tensor<?xi8> {
   %q = quant_affine.quantize %x, %s range [0, 255] : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xi8>
   return %q : tensor<?xi8>

@@ -13,15 +13,18 @@ namespace mlir {
 class RewritePatternSet;
 
 namespace quant_affine {
+class RuntimeCheckEmitter;
 
 #define GEN_PASS_DECL_CONVERTQUANTAFFINETOLINALGPASS
 #include "QuantAffine/Conversion/Passes.h.inc"
 
 /// Patterns turning each tensor quant_affine op into one linalg.generic whose
-/// body holds the scalar form of the op. With `runtimeChecks`, dynamic shapes
-/// are asserted with cf.assert.
-void populateQuantAffineToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                                   bool runtimeChecks);
+/// body holds the scalar form of the op. With `checks`, what the types leave
+/// open about the shapes is checked at run time through it (it must outlive
+/// the conversion). An op whose static sizes break a shape rule (possible
+/// where the verifier saw a dynamic size) is left alone.
+void populateQuantAffineToLinalgConversionPatterns(
+    RewritePatternSet &patterns, RuntimeCheckEmitter *checks = nullptr);
 
 } // namespace quant_affine
 } // namespace mlir
