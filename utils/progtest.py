@@ -84,6 +84,7 @@ FEATURES = {
     "cf": "cf.cond_br/cf.br with tensor block arguments",
     "call": "func.call of generated helper functions",
     "vector": "quant_affine ops on vector values (transfer_read/write)",
+    "scalar": "quant_affine ops on scalars (tensor.extract, tensor.insert)",
     "f16": "f16 element types", "bf16": "bf16 element types", "f64": "f64 element types",
     "int-subbyte": "integer storage narrower than 8 bits (i1..i7) and odd widths",
     "edge-values": "NaN, infinities, huge, subnormal and zero scales and inputs",
@@ -1150,6 +1151,52 @@ class Program:
                 % (w.name, r, e, zeros, inb, ttype_dyn(x.shape, [False] * n, relem, kind="vector"), w.type))
         return fn.cast(w, x.dyn)
 
+    def step_scalar(self, fn, pool, rng):
+        """One element through the scalar forms, inserted back."""
+        x = self.pick(rng, pool, lambda v: is_float(v.elem))
+        if x is None:
+            return None
+        idx = [rng.randrange(d) for d in x.shape]
+        names = []
+        for i in idx:
+            if fn.kernel and fn.region == 0 and rng.random() < 0.3:
+                names.append(fn.add_arg("index", ("scalar", "index", i)))
+            else:
+                names.append(fn.index(i))
+        at = "[%s]" % ", ".join(names)
+        e = fn.fresh("x")
+        fn.emit("%s = tensor.extract %s%s : %s" % (e, x.name, at, x.type))
+        qmin, qmax = self.pick_grid(rng)
+        stype = "f32" if rng.random() < 0.6 else x.elem
+        sv = cast(self.scale_value(rng), stype)
+        ov = cast(self.offset_value(rng), stype) if rng.random() < 0.5 else None
+        s_name = self.scalar_input(fn, rng, stype, sv)
+        enc_ops, enc_types = s_name, stype
+        if ov is not None:
+            enc_ops += ", " + self.scalar_input(fn, rng, stype, ov)
+            enc_types += ", " + stype
+        rngtxt = " range [%d, %d]" % (qmin, qmax)
+        j = ravel(idx, x.shape)
+        xv = x.data[j]
+        y = fn.fresh("y")
+        if rng.random() < 0.5:
+            fn.emit("%s = quant_affine.qdq %s, %s%s : (%s, %s) -> %s" % (y, e, enc_ops, rngtxt, x.elem, enc_types, x.elem))
+            C = compute_type("qdq", x.elem, qmin, qmax)
+            val = lift1(lambda z: ref_qdq(z, sv, ov, qmin, qmax, C, x.elem), xv)
+        else:
+            qelem = self.int_storage(rng, qmin, qmax)
+            q = fn.fresh("q")
+            fn.emit("%s = quant_affine.quantize %s, %s%s : (%s, %s) -> %s" % (q, e, enc_ops, rngtxt, x.elem, enc_types, qelem))
+            fn.emit("%s = quant_affine.dequantize %s, %s%s : (%s, %s) -> %s" % (y, q, enc_ops, rngtxt, qelem, enc_types, x.elem))
+            C = compute_type("quantize", x.elem, qmin, qmax)
+            qv = to_int_lane(lift1(lambda z: ref_quantize(z, sv, ov, qmin, qmax, C, qelem), xv))
+            C2 = compute_type("dequantize", x.elem, qmin, qmax)
+            val = lift1(lambda z: ref_dequantize(z, sv, ov, qmin, qelem, C2, x.elem), qv)
+        res = Val(fn.fresh("ins"), x.shape, x.dyn, x.elem, list(x.data))
+        fn.emit("%s = tensor.insert %s into %s%s : %s" % (res.name, y, x.name, at, x.type))
+        res.data[j] = val
+        return res
+
     # ------------------------------------------------------------ control flow
     def cond_value(self, fn, rng, taken):
         """An i1 that is `taken` at run time."""
@@ -1252,7 +1299,7 @@ class Program:
         if not pool:
             return None
         sub = rng.choice([k for k in ("qdq", "quantize", "dequantize", "arith", "math", "generic",
-                                      "vector", "scf-if", "cf", "identity")
+                                      "vector", "scalar", "scf-if", "cf", "identity")
                           if k in ("qdq", "quantize", "dequantize", "identity") or self.has(k)])
         args = [self.pick(rng, pool, lambda v: True)]
         if rng.random() < 0.3:
@@ -1291,7 +1338,7 @@ class Program:
         if not pool:
             pool.append(self.fresh_float(K, self.rng("in0")))
         weights = dict(qdq=4, quantize=3, dequantize=3, arith=2, math=1, matmul=1, reduce=1,
-                       generic=2, softmax=1, vector=1, call=1, cf=1)
+                       generic=2, softmax=1, vector=1, call=1, cf=1, scalar=1)
         weights["scf-if"] = 1
         weights["scf-for"] = 1
         kinds = [k for k in weights if k in ("qdq", "quantize", "dequantize") or self.has(k)]
@@ -1302,7 +1349,7 @@ class Program:
             srng = self.rng("s%d" % st)
             kind = srng.choices(kinds, [weights[k] for k in kinds])[0]
             if st == 0:  # every program has at least one quant_affine op
-                kind = srng.choice([k for k in ("qdq", "quantize", "dequantize", "generic", "vector")
+                kind = srng.choice([k for k in ("qdq", "quantize", "dequantize", "generic", "vector", "scalar")
                                     if k in kinds])
             v = STEPS[kind](self, K, pool, srng)
             if v is not None:
@@ -1562,7 +1609,7 @@ STEPS = {
     "arith": Program.step_arith, "math": Program.step_math, "matmul": Program.step_matmul,
     "reduce": Program.step_reduce, "softmax": Program.step_softmax, "generic": Program.step_generic,
     "vector": Program.step_vector, "scf-if": Program.step_scf_if, "scf-for": Program.step_scf_for,
-    "cf": Program.step_cf, "call": Program.step_call,
+    "cf": Program.step_cf, "call": Program.step_call, "scalar": Program.step_scalar,
 }
 
 
