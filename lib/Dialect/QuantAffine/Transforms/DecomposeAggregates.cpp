@@ -32,6 +32,20 @@ struct QuantAffineDecomposeAggregatesPass
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregates) {
       rewriter.setInsertionPoint(op);
+      // Upstream's softmax decomposition types its generics after the input;
+      // when canonicalization has made the output more (or less) static than
+      // the input, those would not match the result. Give the input the
+      // output's type first (the shapes are compatible by the verifier).
+      if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op.getOperation())) {
+        Type outputType = softmax.getOutput().getType();
+        if (isa<RankedTensorType>(outputType) &&
+            softmax.getInput().getType() != outputType) {
+          Value cast = tensor::CastOp::create(rewriter, softmax.getLoc(),
+                                              outputType, softmax.getInput());
+          rewriter.modifyOpInPlace(
+              softmax, [&] { softmax.getInputMutable().set(cast); });
+        }
+      }
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results)) {
         mlir::emitError(op->getLoc())
