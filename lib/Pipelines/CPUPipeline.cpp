@@ -27,6 +27,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -69,6 +70,23 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
   addLoopsStage(pm.nest<func::FuncOp>());
   addFunctionCleanup<func::FuncOp>(pm);
+  // bf16 arithmetic anywhere in the program (ours is already lowered so)
+  // computes in f32 and rounds to bf16 in integer arithmetic: LLVM would
+  // round with VCVTNEPS2BF16 on AVX512-BF16 hosts, which flushes subnormals.
+  // f32 holds every bf16 sum, product and quotient before the one rounding
+  // (24 >= 2 x 8 + 2 bits), so this is exact. (bf16 math functions are
+  // left to LLVM, which promotes them the same way but rounds back with the
+  // flushing instruction: upstream's math-extend-to-supported-types would
+  // leave arith attributes on the LLVM ops it makes.)
+  {
+    OpPassManager &function = pm.nest<func::FuncOp>();
+    arith::ArithEmulateUnsupportedFloatsOptions emulate;
+    emulate.sourceTypeStrs = {"bf16"};
+    function.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+    arith::ArithExpandOpsPassOptions expand;
+    expand.includeBf16 = true;
+    function.addPass(arith::createArithExpandOpsPass(expand));
+  }
   if (options.nontemporalStores) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());
   }
