@@ -27,15 +27,37 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+
+namespace {
+/// Only upstream's bf16 extf/truncf expansion. (arith-expand with
+/// include-bf16 would also expand maximumf/minimumf into a compare and
+/// select that returns -0.0 for maximumf(+0.0, -0.0).)
+struct ExpandBF16ConversionsPass
+    : PassWrapper<ExpandBF16ConversionsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBF16ConversionsPass)
+  StringRef getArgument() const override { return "quant-affine-expand-bf16"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
 
 void mlir::quant_affine::buildQuantAffineCPUPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
@@ -83,9 +105,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16"};
     function.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-    arith::ArithExpandOpsPassOptions expand;
-    expand.includeBf16 = true;
-    function.addPass(arith::createArithExpandOpsPass(expand));
+    function.addPass(std::make_unique<ExpandBF16ConversionsPass>());
   }
   if (options.nontemporalStores) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());
