@@ -8,8 +8,9 @@
 // is aligned to its size; otherwise a non-temporal store costs more than a
 // plain one. Whether the caller's buffer is aligned is known only at run
 // time, so the function body is versioned: when every buffer the stores
-// write is aligned to the widest store, a copy runs whose stores are
-// non-temporal and carry the alignment their offsets prove (below);
+// write is aligned to the widest store (its size rounded up to a power of
+// two), a copy runs whose stores are non-temporal and carry the largest
+// power-of-two alignment that and their offsets prove (below);
 // otherwise the original, with plain stores. Both compute the same values.
 //
 // (memref.assume_alignment would say the same, but expand-strided-metadata
@@ -83,7 +84,10 @@ int64_t knownDivisor(OpFoldResult ofr) {
 /// the views in between are not static-strided subviews and reshapes.
 int64_t knownByteDivisor(vector::StoreOp store) {
   auto type = cast<MemRefType>(store.getBase().getType());
-  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  // Elements whose size is not a power of two of bytes (i24: 3 bytes of data
+  // in 4) contribute the power of two their data size has, a lower bound.
+  int64_t bytes = powerOfTwoDividing(
+      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1));
   int64_t divisor = kMaxDivisor;
   // Adds sum(offset_i * stride_i) of `of`'s strides to what is known.
   auto addTerms = [&](ArrayRef<OpFoldResult> offsets, MemRefType of) {
@@ -116,9 +120,14 @@ int64_t knownByteDivisor(vector::StoreOp store) {
   return divisor;
 }
 
-int64_t storeBytes(vector::StoreOp store) {
+/// The alignment a buffer needs for `store` to stream: its size in bytes,
+/// rounded up to a power of two (a 12 x i32 row, 48 bytes, asks for 64, so
+/// that each power-of-two part LLVM splits it into is aligned to its size).
+int64_t storeAlignment(vector::StoreOp store) {
   VectorType type = store.getVectorType();
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  return static_cast<int64_t>(
+      llvm::PowerOf2Ceil(static_cast<uint64_t>(std::max<int64_t>(bytes, 1))));
 }
 
 struct QuantAffineMarkNontemporalPass
@@ -146,7 +155,7 @@ struct QuantAffineMarkNontemporalPass
         return;
       }
       int64_t &alignment = alignments[root];
-      alignment = std::max(alignment, storeBytes(store));
+      alignment = std::max(alignment, storeAlignment(store));
     });
     Operation *ret = entry.getTerminator();
     bool returnsArguments = llvm::all_of(
@@ -198,8 +207,9 @@ struct QuantAffineMarkNontemporalPass
     streaming->walk([&](vector::StoreOp store) {
       store.setNontemporal(true);
       BlockArgument root = rootArgument(store.getBase(), entry);
-      int64_t alignment =
-          std::min(alignments.lookup(root), knownByteDivisor(store));
+      // Both are powers of two; the attribute takes nothing else.
+      int64_t alignment = powerOfTwoDividing(
+          std::min(alignments.lookup(root), knownByteDivisor(store)));
       if (alignment > 1)
         store.setAlignment(static_cast<uint64_t>(alignment));
     });

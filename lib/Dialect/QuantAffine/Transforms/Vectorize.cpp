@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -33,18 +34,38 @@ bool isElementwise(linalg::GenericOp op) {
          op.hasPureTensorSemantics();
 }
 
-/// Whether `op` reads or writes integers whose width is not a whole number of
-/// bytes (i1, i4, i9, ...). A memref stores each such element in its own
-/// bytes, but LLVM packs vectors of them bit by bit, so a vector load or store
-/// would not match the scalar layout. Such ops stay scalar.
-bool touchesNonByteIntegers(linalg::GenericOp op) {
-  return llvm::any_of(op->getOperandTypes(), [](Type type) {
-    auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
-    return intType && intType.getWidth() % 8 != 0;
-  });
+/// Whether a vector of `type` is laid out in memory as a memref of `type`
+/// is: LLVM packs vector elements bit by bit, while a memref gives each
+/// element the alloc size of its scalar type (i1..i7 a byte, i12 two, i24
+/// four, f80 sixteen). The two agree only for widths that are a power of two
+/// of at least one byte (i8, i16, i32, i64, f16, f32, ...), and for index.
+bool hasVectorMemoryLayout(Type type) {
+  if (!type.isIntOrFloat())
+    return true;
+  unsigned width = type.getIntOrFloatBitWidth();
+  return width >= 8 && llvm::isPowerOf2_32(width);
 }
 
-/// Tiles `op` to 1 x ... x 1 x width; returns the tiled op, or null.
+/// Whether `op` reads or writes, in memory, elements whose vectors LLVM lays
+/// out differently from a memref (i1, i4, i9, i24, i40, ...): its operands,
+/// and tensors its body reads directly (tensor.extract). A vector load or
+/// store would not match the scalar layout, so such ops stay scalar.
+bool touchesNonVectorLayout(linalg::GenericOp op) {
+  auto bad = [](Type type) {
+    return isa<ShapedType>(type) &&
+           !hasVectorMemoryLayout(getElementTypeOrSelf(type));
+  };
+  if (llvm::any_of(op->getOperandTypes(), bad))
+    return true;
+  WalkResult walk = op.getRegion().walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (bad(operand.getType()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 /// Tiles `op` by `sizes` (0: not tiled) with scf.for, or scf.forall when
 /// `parallel`; returns the op of one tile, or null when tiling failed (the
 /// op is then left as it is).
@@ -119,6 +140,48 @@ LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
   return success();
 }
 
+/// Gives masked transfers that `linalg::vectorize` left with a mask of the
+/// iteration space the mask their permutation map asks for. Upstream masks
+/// the contiguous load of a `tensor.extract` (a row of a rank-1 scale read in
+/// a 1 x 8 tile, `permutation_map = (d0) -> (0, d0)`) with the 1 x 8 mask of
+/// the tile, while the transfer takes one mask dim per source dim it reads
+/// (`vector<8xi1>`). Where the dims the map drops are broadcast dims of size
+/// 1 and the others keep their order, both masks hold the same bits in the
+/// same order, and a shape_cast gives the right one.
+void repairTransferMasks(RewriterBase &rewriter, Operation *root) {
+  root->walk([&](vector::MaskOp maskOp) {
+    auto transfer = dyn_cast_if_present<VectorTransferOpInterface>(
+        maskOp.getMaskableOp());
+    if (!transfer)
+      return;
+    auto maskable = cast<vector::MaskableOpInterface>(transfer.getOperation());
+    auto expected = dyn_cast<VectorType>(maskable.getExpectedMaskType());
+    auto actual = dyn_cast<VectorType>(maskOp.getMask().getType());
+    VectorType vectorType = transfer.getVectorType();
+    if (!expected || !actual || expected == actual ||
+        actual.getShape() != vectorType.getShape() || actual.isScalable() ||
+        expected.getNumElements() != actual.getNumElements())
+      return;
+    AffineMap map = transfer.getPermutationMap();
+    int64_t lastDim = -1;
+    for (auto [result, size] :
+         llvm::zip_equal(map.getResults(), vectorType.getShape())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+        if (static_cast<int64_t>(dim.getPosition()) <= lastDim)
+          return;
+        lastDim = dim.getPosition();
+      } else if (size != 1) {
+        return;
+      }
+    }
+    rewriter.setInsertionPoint(maskOp);
+    Value mask = vector::ShapeCastOp::create(rewriter, maskOp.getLoc(),
+                                             expected, maskOp.getMask());
+    rewriter.modifyOpInPlace(
+        maskOp, [&] { maskOp.getMaskMutable().assign(mask); });
+  });
+}
+
 struct QuantAffineVectorizePass
     : quant_affine::impl::QuantAffineVectorizePassBase<
           QuantAffineVectorizePass> {
@@ -134,7 +197,7 @@ struct QuantAffineVectorizePass
     getOperation().walk([&](linalg::GenericOp op) {
       // An empty op has nothing to tile (and upstream tiling of a zero-size
       // dim crashes).
-      if (isElementwise(op) && !touchesNonByteIntegers(op) &&
+      if (isElementwise(op) && !touchesNonVectorLayout(op) &&
           !llvm::is_contained(op.getStaticLoopRanges(), 0))
         candidates.push_back(op);
     });
@@ -162,6 +225,7 @@ struct QuantAffineVectorizePass
           1);
       (void)vectorizeAndReplace(rewriter, tile, vectorSizes);
     }
+    repairTransferMasks(rewriter, getOperation());
   }
 };
 

@@ -21,11 +21,16 @@ def QuantAffineVectorizePass
     where the innermost size is dynamic or not a multiple of the width, the
     tile is vectorized with masks. Ops that cannot be vectorized (gathers of
     doubly-dynamic block encodings) stay scalar and lower to loops, and so do
-    ops that read or write integers of a width that is not a whole number of
-    bytes (`i1`, `i4`, ...): memrefs give each such element its own bytes,
-    while LLVM packs vectors of them bit by bit, so vector loads and stores
-    would not match the scalar layout. (Results of such types that fuse into a
-    consumer, like a widening `extsi`, never reach memory and are vectorized.)
+    ops that read or write (as operands, or through `tensor.extract` in the
+    body) elements whose width is not a power of two of at least 8 bits
+    (`i1`, `i4`, `i12`, `i24`, `i40`, ...): memrefs give each such element
+    the alloc size of its scalar type (`i24` takes 4 bytes), while LLVM packs
+    vectors of them bit by bit, so vector loads and stores would not match
+    the scalar layout. (Results of such types that fuse into a consumer, like
+    a widening `extsi`, never reach memory and are vectorized.) A masked
+    contiguous read that upstream gives the tile's mask where the transfer
+    takes fewer dims (a rank-1 `tensor.extract` source in a 1 x 8 tile) gets
+    the mask reshaped to the dims it reads.
 
     With `full-vectors-only`, the width of each op shrinks to the largest
     power of two not above `vector-width` that divides its innermost size
@@ -114,7 +119,8 @@ def QuantAffineFoldConstantsPass : Pass<"quant-affine-fold-constants"> {
 def QuantAffineMarkNontemporalPass
     : Pass<"quant-affine-mark-nontemporal", "func::FuncOp"> {
   let summary = "Make vector stores to memory non-temporal";
-  let dependentDialects = ["vector::VectorDialect", "memref::MemRefDialect"];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
   let description = [{
     Lowers unmasked 1-D `vector.transfer_write`s on memrefs to `vector.store`
     and makes the stores non-temporal, so large outputs stream past the
@@ -124,8 +130,10 @@ def QuantAffineMarkNontemporalPass
     x86 streams a store only when it is aligned to its size, which depends
     on the caller's buffer. So the function body is versioned: if every
     buffer the stores write (function arguments, through views) is aligned
-    to its widest store, a copy that assumes so (`memref.assume_alignment`)
-    runs with non-temporal stores; otherwise the original runs with plain
+    to its widest store (its size rounded up to a power of two: 64 bytes for
+    a 48-byte row of 12 x i32), a copy runs with non-temporal stores, each
+    carrying the largest power-of-two alignment that the buffer's and its
+    offset's divisibility prove; otherwise the original runs with plain
     stores. Functions whose stores write other memrefs, or that return
     values computed in the body, are marked without versioning.
   }];
@@ -232,9 +240,23 @@ def QuantAffineFlattenTransfersPass
     `vector.transfer_read`/`transfer_write` on memrefs: a `2 x 32` tile of
     two neighbouring blocks, contiguous in memory, becomes one 64-element
     access (and so, with `quant-affine-mark-nontemporal`, one streamed
-    64-byte line for i8 results) instead of two half-line accesses.
+    64-byte line for i8 results) instead of two half-line accesses. Where
+    upstream's contiguity check would read past the end of a shape (an
+    all-unit vector, `1x1x1`, or a broadcast read of a lower-rank memref),
+    the transfer is left as it is.
+
+    First, reads and writes (transfers, plain and masked loads and stores)
+    of vectors whose elements LLVM lays out differently in a vector than in
+    a memref are unrolled into one `memref.load`/`memref.store` per element
+    (guarded by `scf.if` where masked or possibly out of bounds): LLVM packs
+    vector elements bit by bit, while a memref gives each element the alloc
+    size of its scalar type (`i1`..`i7` a byte, `i12` two, `i24` four). Only
+    element widths that are a power of two of at least 8 bits keep vector
+    accesses. `quant-affine-vectorize` keeps the generics it vectorizes off
+    such types; this covers vectors the program writes itself.
   }];
-  let dependentDialects = ["memref::MemRefDialect", "vector::VectorDialect"];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
 }
 
 def QuantAffineDecomposeAggregatesPass
