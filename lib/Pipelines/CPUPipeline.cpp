@@ -5,13 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // The stages, in order:
-//   1. quant_affine -> linalg.generic with arith/math bodies; elementwise
-//      arith on tensors to linalg too; then elementwise fusion.
+//   1. cf branches lifted to scf; quant_affine -> linalg.generic with
+//      arith/math bodies; elementwise arith on tensors to linalg too; then
+//      elementwise fusion.
 //   2. Tiling and vectorization on tensors (quant-affine-vectorize).
 //   3. One-shot bufferization across function boundaries. tensor.empty
 //      destinations are first replaced by the caller's buffers where the IR
 //      says so (bufferization.materialize_in_destination), so results are
-//      written in place with no hidden alloc or copy.
+//      written in place with no hidden alloc or copy. A tensor destination
+//      that cannot be written in place gets a new buffer instead.
 //   4. Vector, memref, scf, math, arith, func lowering to the LLVM dialect.
 //
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,8 @@
 
 #include "QuantAffine/Pipelines/Pipelines.h"
 
+#include "Stages.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -142,6 +144,7 @@ void registerCheckedPipeline(
 } // namespace
 
 void mlir::quant_affine::registerQuantAffinePipelines() {
+  registerBufferizationPrepPasses();
   registerCheckedPipeline<CPUPipelineOptions>(
       "quant-affine-cpu-pipeline",
       "Compile quant_affine on tensors to vectorized LLVM dialect for the host",

@@ -13,6 +13,7 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -46,6 +47,10 @@ mlir::quant_affine::addFunctionCleanup<LLVM::LLVMFuncOp>(OpPassManager &, bool);
 
 void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
                                              bool runtimeChecks) {
+  // Branches become scf.if/scf.index_switch/scf.while: what they carry
+  // bufferizes and is freed like any structured value, and cf loops are
+  // accepted at all (ownership-based deallocation supports no cf loops).
+  pm.addNestedPass<func::FuncOp>(createLiftControlFlowToSCFPass());
   // linalg.softmax and other aggregates become generics that lower as any.
   pm.addNestedPass<func::FuncOp>(createQuantAffineDecomposeAggregatesPass());
   ConvertQuantAffineToLinalgPassOptions toLinalg;
@@ -64,10 +69,15 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   // destinations for tensor.empty. Blocked results are collapsed from an
   // expanded shape, so that reshape first moves onto the destination.
   pm.addNestedPass<func::FuncOp>(createQuantAffineReshapeDestinationsPass());
+  // Empty-tensor elimination runs One-Shot Analysis, which fails on a
+  // materialize_in_destination it cannot bufferize in place; such ops are
+  // relaxed first (BufferizationPrep.cpp).
+  pm.addPass(createPrepareTensorDestinationsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
 }
 
-void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
+bufferization::OneShotBufferizePassOptions
+mlir::quant_affine::getInPlaceBufferizePassOptions() {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -76,11 +86,22 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   // the iter_arg into a fresh destination) yields a new buffer; the
   // deallocation pipeline frees the previous one.
   bufferize.allowReturnAllocsFromLoops = true;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  return bufferize;
+}
+
+void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
+  // materialize_in_destination into a tensor: in place where the analysis
+  // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
+  pm.addPass(createPrepareTensorDestinationsPass());
+  pm.addPass(bufferization::createOneShotBufferizePass(
+      getInPlaceBufferizePassOptions()));
   // Folds collapse_shape(expand_shape(%arg)) back to %arg, so the result is
   // seen as the argument's buffer and dropped rather than cloned.
   addFunctionCleanup<func::FuncOp>(pm);
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  // Works around a use after free in ownership-based deallocation next to
+  // unstructured control flow that lifting left (BufferizationPrep.cpp).
+  pm.addNestedPass<func::FuncOp>(createLocalizeRegionResultsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as
   // bufferization.clone: an alloc and a copy the LLVM lowering understands.

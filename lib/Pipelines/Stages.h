@@ -7,8 +7,14 @@
 #ifndef QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 #define QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 
+#include <memory>
+
 namespace mlir {
 class OpPassManager;
+class Pass;
+namespace bufferization {
+struct OneShotBufferizePassOptions;
+} // namespace bufferization
 
 namespace quant_affine {
 
@@ -25,6 +31,23 @@ void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
 void addInPlaceBufferizationStage(OpPassManager &pm);
+
+/// The one-shot-bufferize options of `addInPlaceBufferizationStage`: across
+/// function boundaries, identity layouts, loops may yield new buffers.
+bufferization::OneShotBufferizePassOptions getInPlaceBufferizePassOptions();
+
+/// `quant-affine-prepare-tensor-destinations` (BufferizationPrep.cpp):
+/// tensor destinations of materialize_in_destination written in place where
+/// One-Shot Analysis allows it, into a new buffer where it cannot.
+std::unique_ptr<Pass> createPrepareTensorDestinationsPass();
+
+/// `quant-affine-localize-region-results` (BufferizationPrep.cpp): keeps
+/// ownership-based deallocation from reading erased values in functions with
+/// unstructured control flow.
+std::unique_ptr<Pass> createLocalizeRegionResultsPass();
+
+/// Registers the two passes above for quant-affine-opt.
+void registerBufferizationPrepPasses();
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
 /// scf loops, affine to arith; added to `pm` as it is (a function or a GPU

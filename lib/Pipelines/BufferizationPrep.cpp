@@ -1,0 +1,249 @@
+//===- BufferizationPrep.cpp - work around upstream bufferization limits --===//
+//
+// Part of the quant-affine project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Two passes the pipelines run around bufferization, each working around a
+// limitation of upstream MLIR 22:
+//
+// quant-affine-prepare-tensor-destinations (before one-shot bufferization)
+//   `%r = bufferization.materialize_in_destination %y in %d` with a tensor
+//   %d must bufferize in place into %d's buffer. One-Shot Analysis checks
+//   that requirement before any other decision, and accepts the read of %y
+//   only if %y's reverse use-def chain ends in a value equivalent to %d that
+//   is an OpResult: a function argument (a BlockArgument) never matches, so
+//   a loop that writes its tiles into %d (what empty-tensor elimination and
+//   tiling make of any elementwise op) fails with "cannot avoid RaW
+//   conflict". So every such destination is first renamed by a same-type
+//   tensor.cast (which folds away after bufferization). Where writing into
+//   %d is impossible (%d's old value is read after the write, ...), the
+//   analysis still fails; then the op that it names as the conflicting write
+//   is replaced by its source, whose value it has: the result lives in a new
+//   buffer and the destination is left as it is. The analysis is run on a
+//   copy of the module until it succeeds or names no such op.
+//
+// quant-affine-localize-region-results (before buffer deallocation)
+//   Ownership-based buffer deallocation computes liveness once, then
+//   replaces each region op with memref results (scf.for, scf.if, ...) by a
+//   copy with ownership results, erasing the original. In a function with
+//   unstructured control flow it then reads the liveness sets of later
+//   blocks, which still hold the erased op's results: a use after free that
+//   crashes or, when the memory is reused, frees a buffer that is still
+//   live (llvm/llvm-project#119863, fixed after 22.1). So in such functions
+//   each memref result of a region op that is used outside the op's block
+//   is first passed through a same-type memref.cast in that block: the
+//   liveness sets then name the cast, which is never replaced.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stages.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+
+/// The analysis options that one-shot-bufferize derives from the pipeline's
+/// pass options (those it sets and those that affect the analysis).
+bufferization::OneShotBufferizationOptions inPlaceAnalysisOptions() {
+  bufferization::OneShotBufferizePassOptions pass =
+      quant_affine::getInPlaceBufferizePassOptions();
+  bufferization::OneShotBufferizationOptions options;
+  options.allowReturnAllocsFromLoops = pass.allowReturnAllocsFromLoops;
+  options.allowUnknownOps = pass.allowUnknownOps;
+  options.bufferizeFunctionBoundaries = pass.bufferizeFunctionBoundaries;
+  options.checkParallelRegions = pass.checkParallelRegions;
+  options.setFunctionBoundaryTypeConversion(
+      pass.functionBoundaryTypeConversion);
+  return options;
+}
+
+/// The materialize_in_destination ops with a tensor destination.
+SmallVector<bufferization::MaterializeInDestinationOp>
+collectTensorDestinations(Operation *root) {
+  SmallVector<bufferization::MaterializeInDestinationOp> ops;
+  root->walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (isa<TensorType>(op.getDest().getType()))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+/// Gives `dest` a new name, a same-type tensor.cast right after its
+/// definition, and uses it everywhere `dest` was used.
+void renameDestination(Value dest) {
+  OpBuilder builder(dest.getContext());
+  if (Operation *def = dest.getDefiningOp())
+    builder.setInsertionPointAfter(def);
+  else
+    builder.setInsertionPointToStart(cast<BlockArgument>(dest).getOwner());
+  auto renamed =
+      tensor::CastOp::create(builder, dest.getLoc(), dest.getType(), dest);
+  dest.replaceAllUsesExcept(renamed.getResult(), renamed);
+}
+
+/// Runs One-Shot Module Analysis as one-shot-bufferize will on a copy of
+/// `module`. On a "cannot avoid RaW conflict" failure, returns the op of
+/// `module` that the failing check named as the conflicting write (the last
+/// conflict the analysis annotated); otherwise (success or another failure)
+/// nullptr.
+Operation *findUnavoidableConflict(ModuleOp module) {
+  IRMapping mapping;
+  OwningOpRef<Operation *> copy = module->clone(mapping);
+  DenseMap<Operation *, Operation *> original;
+  module->walk([&](Operation *op) {
+    if (Operation *copied = mapping.lookupOrNull(op))
+      original[copied] = op;
+  });
+
+  bool rawConflict = false;
+  LogicalResult analyzed = success();
+  {
+    // The copy's diagnostics are ours to read, never the user's.
+    ScopedDiagnosticHandler silence(module.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error &&
+          StringRef(d.str()).contains("cannot avoid RaW conflict"))
+        rawConflict = true;
+      return success();
+    });
+    bufferization::OneShotBufferizationOptions options =
+        inPlaceAnalysisOptions();
+    options.printConflicts = true;
+    bufferization::OneShotAnalysisState state(copy.get(), options);
+    analyzed = bufferization::analyzeModuleOp(copy.get(), state);
+  }
+  if (succeeded(analyzed) || !rawConflict)
+    return nullptr;
+
+  // Conflicts are annotated "C_<n>[CONFL-WRITE: <operand>]" with n counting
+  // up; the failing check annotates its conflict last.
+  Operation *writer = nullptr;
+  uint64_t last = 0;
+  copy.get()->walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs()) {
+      StringRef name = attr.getName().getValue();
+      uint64_t id;
+      if (!name.consume_front("C_") || name.consumeInteger(10, id) ||
+          !name.starts_with("[CONFL-WRITE"))
+        continue;
+      if (!writer || id > last) {
+        writer = op;
+        last = id;
+      }
+    }
+  });
+  return writer ? original.lookup(writer) : nullptr;
+}
+
+struct PrepareTensorDestinationsPass
+    : PassWrapper<PrepareTensorDestinationsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareTensorDestinationsPass)
+
+  StringRef getArgument() const override {
+    return "quant-affine-prepare-tensor-destinations";
+  }
+  StringRef getDescription() const override {
+    return "Rename tensor destinations of materialize_in_destination so that "
+           "One-Shot Analysis can write into them in place; where it cannot, "
+           "materialize into a new buffer instead";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<tensor::TensorDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<bufferization::MaterializeInDestinationOp> ops =
+        collectTensorDestinations(module);
+    if (ops.empty())
+      return;
+    SetVector<Value> dests;
+    for (auto op : ops)
+      dests.insert(op.getDest());
+    for (Value dest : dests)
+      renameDestination(dest);
+
+    // Each round drops one op, so this ends.
+    while (Operation *writer = findUnavoidableConflict(module)) {
+      auto op = dyn_cast<bufferization::MaterializeInDestinationOp>(writer);
+      if (!op || !isa<TensorType>(op.getDest().getType()))
+        return; // Not ours to relax: one-shot-bufferize reports it.
+      op.getResult().replaceAllUsesWith(op.getSource());
+      op.erase();
+    }
+  }
+};
+
+struct LocalizeRegionResultsPass
+    : PassWrapper<LocalizeRegionResultsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LocalizeRegionResultsPass)
+
+  StringRef getArgument() const override {
+    return "quant-affine-localize-region-results";
+  }
+  StringRef getDescription() const override {
+    return "In functions with unstructured control flow, pass memref results "
+           "of region ops used outside their block through a memref.cast, so "
+           "that ownership-based buffer deallocation never reads an erased "
+           "value";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<memref::MemRefDialect>();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    bool unstructured = false;
+    func->walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        if (!region.empty() && !region.hasOneBlock())
+          unstructured = true;
+      return unstructured ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (!unstructured)
+      return;
+    func->walk([&](RegionBranchOpInterface op) {
+      Block *block = op->getBlock();
+      for (OpResult result : op->getResults()) {
+        auto type = dyn_cast<MemRefType>(result.getType());
+        if (!type || llvm::all_of(result.getUsers(), [&](Operation *user) {
+              return user->getBlock() == block;
+            }))
+          continue;
+        OpBuilder builder(op);
+        builder.setInsertionPointAfter(op);
+        auto local = memref::CastOp::create(builder, op.getLoc(), type, result);
+        result.replaceAllUsesExcept(local.getResult(), local);
+      }
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass>
+mlir::quant_affine::createPrepareTensorDestinationsPass() {
+  return std::make_unique<PrepareTensorDestinationsPass>();
+}
+
+std::unique_ptr<Pass> mlir::quant_affine::createLocalizeRegionResultsPass() {
+  return std::make_unique<LocalizeRegionResultsPass>();
+}
+
+void mlir::quant_affine::registerBufferizationPrepPasses() {
+  PassRegistration<PrepareTensorDestinationsPass>();
+  PassRegistration<LocalizeRegionResultsPass>();
+}
