@@ -3,6 +3,7 @@
 
 import os
 import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -18,6 +19,11 @@ config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.c
 
 # Catch FileCheck variables that leak across CHECK-LABEL blocks.
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
+
+# Sanitizer builds: every sanitizer report is a crash (test/lit_sanitizers.py).
+sys.path.insert(0, os.path.dirname(__file__))
+import lit_sanitizers
+lit_sanitizers.configure(config, lit_config)
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -75,7 +81,9 @@ if config.cuda_runtime_enabled:
         config.available_features.add("cuda-stub")
     probe = os.path.join(config.quant_affine_tools_dir, "quant-affine-cuda-probe")
     try:
-        result = subprocess.run([probe], capture_output=True, text=True, timeout=60)
+        # (With config.environment: a sanitizer build's probe needs its options.)
+        result = subprocess.run([probe], capture_output=True, text=True, timeout=60,
+                                env=dict(os.environ, **config.environment))
         if result.returncode == 0 and result.stdout.startswith("sm_"):
             config.available_features.add("cuda-gpu")
             gpu_chip = result.stdout.strip()
