@@ -187,6 +187,77 @@ struct PrepareTensorDestinationsPass
   }
 };
 
+/// Upstream eliminate-empty-tensors replaces the tensor.empty at the root of
+/// a materialize_in_destination source's destination chain (DPS inits) with
+/// the destination, without asking whether a value on that chain is used
+/// elsewhere: `%r = reduce(fill(empty)); %i = insert %v into %r;
+/// materialize %i in %out; return %r` then computes %r in %out's buffer and
+/// the insert overwrites it while %r is still returned. Where any value on
+/// the chain has another use, the root becomes a bufferization.alloc_tensor
+/// (the same uninitialized tensor, which the elimination leaves alone): the
+/// chain then computes in a buffer of its own and is copied into the
+/// destination.
+struct GuardEmptyTensorEliminationPass
+    : PassWrapper<GuardEmptyTensorEliminationPass,
+                  OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GuardEmptyTensorEliminationPass)
+
+  StringRef getArgument() const override {
+    return "quant-affine-guard-empty-tensor-elimination";
+  }
+  StringRef getDescription() const override {
+    return "Keep eliminate-empty-tensors from computing into a destination "
+           "a value that is also used elsewhere";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<bufferization::BufferizationDialect>();
+  }
+
+  /// The tensor.empty at the root of `source`'s chain of DPS inits (through
+  /// reshapes), if every value on the chain has exactly one use.
+  static tensor::EmptyOp findUnsafeRoot(Value source) {
+    bool shared = false;
+    Value value = source;
+    while (Operation *def = value.getDefiningOp()) {
+      // (One tensor.empty may start several chains: upstream handles each.)
+      if (auto empty = dyn_cast<tensor::EmptyOp>(def))
+        return shared ? empty : tensor::EmptyOp();
+      if (!value.hasOneUse())
+        shared = true;
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+        auto result = dyn_cast<OpResult>(value);
+        if (!result || !dps.getTiedOpOperand(result))
+          return {};
+        value = dps.getTiedOpOperand(result)->get();
+        continue;
+      }
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
+              def)) {
+        value = def->getOperand(0);
+        continue;
+      }
+      return {};
+    }
+    return {};
+  }
+
+  void runOnOperation() override {
+    SmallVector<tensor::EmptyOp> roots;
+    getOperation()->walk([&](bufferization::MaterializeInDestinationOp op) {
+      if (tensor::EmptyOp root = findUnsafeRoot(op.getSource()))
+        roots.push_back(root);
+    });
+    IRRewriter rewriter(&getContext());
+    for (tensor::EmptyOp empty : roots) {
+      if (!empty->getBlock())
+        continue;
+      rewriter.setInsertionPoint(empty);
+      rewriter.replaceOpWithNewOp<bufferization::AllocTensorOp>(
+          empty, empty.getType(), empty.getDynamicSizes());
+    }
+  }
+};
+
 struct LocalizeRegionResultsPass
     : PassWrapper<LocalizeRegionResultsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LocalizeRegionResultsPass)
@@ -239,6 +310,11 @@ mlir::quant_affine::createPrepareTensorDestinationsPass() {
   return std::make_unique<PrepareTensorDestinationsPass>();
 }
 
+std::unique_ptr<Pass>
+mlir::quant_affine::createGuardEmptyTensorEliminationPass() {
+  return std::make_unique<GuardEmptyTensorEliminationPass>();
+}
+
 std::unique_ptr<Pass> mlir::quant_affine::createLocalizeRegionResultsPass() {
   return std::make_unique<LocalizeRegionResultsPass>();
 }
@@ -246,4 +322,5 @@ std::unique_ptr<Pass> mlir::quant_affine::createLocalizeRegionResultsPass() {
 void mlir::quant_affine::registerBufferizationPrepPasses() {
   PassRegistration<PrepareTensorDestinationsPass>();
   PassRegistration<LocalizeRegionResultsPass>();
+  PassRegistration<GuardEmptyTensorEliminationPass>();
 }

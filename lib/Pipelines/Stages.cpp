@@ -73,6 +73,7 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   // materialize_in_destination it cannot bufferize in place; such ops are
   // relaxed first (BufferizationPrep.cpp).
   pm.addPass(createPrepareTensorDestinationsPass());
+  pm.addNestedPass<func::FuncOp>(createGuardEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
 }
 

@@ -41,12 +41,17 @@ bufferization::OneShotBufferizePassOptions getInPlaceBufferizePassOptions();
 /// One-Shot Analysis allows it, into a new buffer where it cannot.
 std::unique_ptr<Pass> createPrepareTensorDestinationsPass();
 
+/// `quant-affine-guard-empty-tensor-elimination` (BufferizationPrep.cpp):
+/// keeps eliminate-empty-tensors from computing into a destination a value
+/// that is also used elsewhere.
+std::unique_ptr<Pass> createGuardEmptyTensorEliminationPass();
+
 /// `quant-affine-localize-region-results` (BufferizationPrep.cpp): keeps
 /// ownership-based deallocation from reading erased values in functions with
 /// unstructured control flow.
 std::unique_ptr<Pass> createLocalizeRegionResultsPass();
 
-/// Registers the two passes above for quant-affine-opt.
+/// Registers the passes above for quant-affine-opt.
 void registerBufferizationPrepPasses();
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to

@@ -1,11 +1,9 @@
-// KNOWN MISCOMPILE (open, found by utils/progtest.py, program 3754 of seed
-// 20261123): upstream eliminate-empty-tensors replaces the reduction's
-// tensor.empty with the materialize_in_destination's memref, although the
-// reduction's value is also returned. One-shot bufferization then writes the
-// inserted value into that buffer too, so the returned tensor shows 100 where
-// it must show 1. Expected output below; XFAIL until the pipeline guards
-// empty-tensor elimination against values with other uses.
-// XFAIL: *
+// Found by utils/progtest.py (program 3754 of seed 20261123): upstream
+// eliminate-empty-tensors replaced the reduction's tensor.empty with the
+// materialize_in_destination's memref, although the reduction's value is also
+// returned; the insert then showed in the returned tensor (100 where it must
+// be 1). quant-affine-guard-empty-tensor-elimination now keeps such chains in
+// a buffer of their own.
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so \
