@@ -213,43 +213,53 @@ struct GuardEmptyTensorEliminationPass
     registry.insert<bufferization::BufferizationDialect>();
   }
 
-  /// The tensor.empty at the root of `source`'s chain of DPS inits (through
-  /// reshapes), if every value on the chain has exactly one use.
-  static tensor::EmptyOp findUnsafeRoot(Value source) {
+  /// The tensor.empty ops that `source` may be computed in (through DPS
+  /// inits, reshapes and, conservatively, every tensor operand of any other
+  /// op, such as a call whose callee returns its argument), if a value on
+  /// the way has another use; none otherwise.
+  static SmallVector<tensor::EmptyOp> findUnsafeRoots(Value source) {
     bool shared = false;
-    Value value = source;
-    while (Operation *def = value.getDefiningOp()) {
+    SmallVector<tensor::EmptyOp> roots;
+    SmallVector<Value> worklist = {source};
+    llvm::SmallPtrSet<Value, 16> visited;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!visited.insert(value).second)
+        continue;
+      Operation *def = value.getDefiningOp();
+      if (!def)
+        continue;
       // (One tensor.empty may start several chains: upstream handles each.)
-      if (auto empty = dyn_cast<tensor::EmptyOp>(def))
-        return shared ? empty : tensor::EmptyOp();
+      if (auto empty = dyn_cast<tensor::EmptyOp>(def)) {
+        roots.push_back(empty);
+        continue;
+      }
       if (!value.hasOneUse())
         shared = true;
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
         auto result = dyn_cast<OpResult>(value);
-        if (!result || !dps.getTiedOpOperand(result))
-          return {};
-        value = dps.getTiedOpOperand(result)->get();
+        if (result && dps.getTiedOpOperand(result))
+          worklist.push_back(dps.getTiedOpOperand(result)->get());
         continue;
       }
-      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
-              def)) {
-        value = def->getOperand(0);
-        continue;
-      }
-      return {};
+      for (Value operand : def->getOperands())
+        if (isa<TensorType>(operand.getType()))
+          worklist.push_back(operand);
     }
-    return {};
+    if (!shared)
+      roots.clear();
+    return roots;
   }
 
   void runOnOperation() override {
     SmallVector<tensor::EmptyOp> roots;
     getOperation()->walk([&](bufferization::MaterializeInDestinationOp op) {
-      if (tensor::EmptyOp root = findUnsafeRoot(op.getSource()))
-        roots.push_back(root);
+      llvm::append_range(roots, findUnsafeRoots(op.getSource()));
     });
     IRRewriter rewriter(&getContext());
+    llvm::SmallPtrSet<Operation *, 8> replaced;
     for (tensor::EmptyOp empty : roots) {
-      if (!empty->getBlock())
+      if (!replaced.insert(empty).second)
         continue;
       rewriter.setInsertionPoint(empty);
       rewriter.replaceOpWithNewOp<bufferization::AllocTensorOp>(

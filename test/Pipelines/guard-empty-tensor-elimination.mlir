@@ -26,3 +26,17 @@ func.func @shared(%x: tensor<4xf32>, %out: memref<4xf32>) -> tensor<4xf32> {
   bufferization.materialize_in_destination %i in restrict writable %out : (tensor<4xf32>, memref<4xf32>) -> ()
   return %y : tensor<4xf32>
 }
+
+// Through a call (the callee may return its argument): conservatively the
+// same.
+// CHECK-LABEL: func.func @through_call
+// CHECK-NOT: tensor.empty
+// CHECK: bufferization.alloc_tensor() : tensor<4xf32>
+func.func private @callee(tensor<4xf32>) -> tensor<4xf32>
+func.func @through_call(%x: tensor<4xf32>, %out: memref<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.copy ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %c = func.call @callee(%y) : (tensor<4xf32>) -> tensor<4xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<4xf32>, memref<4xf32>) -> ()
+  return %y : tensor<4xf32>
+}
