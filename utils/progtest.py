@@ -1990,11 +1990,11 @@ def main():
                 print("  %d programs, %s: %s (%s)" % (len(progs), kind, sig,
                                                       ", ".join(str(p) for p in progs[:8])))
         if args.keep_failures and failures:
-            todo = []
+            to_reduce = []
             for (kind, sig), occ in list(failures.items())[:args.max_reduce]:
                 pid, ci, _ = min(occ, key=lambda o: (o[0], o[1]))
-                todo.append((args, pid, kind, ci, sig, cfgs))
-            for path in pool.imap(reduce_failure, todo):
+                to_reduce.append((args, pid, kind, ci, sig, cfgs))
+            for path in pool.imap(reduce_failure, to_reduce):
                 if path:
                     print("reproducer: %s" % path)
     n_mismatch -= n_compile
