@@ -118,6 +118,8 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
+  // Last: canonicalization would fold its bitcast pairs back.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createCarryBF16AsI16Pass());
   QuantAffineCheckLoweredPassOptions check;
   check.pipelineName = "--quant-affine-cpu-pipeline";
   pm.addPass(createQuantAffineCheckLoweredPass(check));

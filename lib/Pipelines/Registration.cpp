@@ -145,6 +145,7 @@ void registerCheckedPipeline(
 
 void mlir::quant_affine::registerQuantAffinePipelines() {
   registerBufferizationPrepPasses();
+  registerCarryBF16AsI16Pass();
   registerCheckedPipeline<CPUPipelineOptions>(
       "quant-affine-cpu-pipeline",
       "Compile quant_affine on tensors to vectorized LLVM dialect for the host",

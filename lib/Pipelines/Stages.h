@@ -54,6 +54,12 @@ std::unique_ptr<Pass> createLocalizeRegionResultsPass();
 /// Registers the passes above for quant-affine-opt.
 void registerBufferizationPrepPasses();
 
+/// `quant-affine-carry-bf16-as-i16` (CarryBF16AsI16.cpp): bf16 values that
+/// LLVM IR only moves are i16, so no x86 backend rounds them with an
+/// instruction that flushes subnormals.
+std::unique_ptr<Pass> createCarryBF16AsI16Pass();
+void registerCarryBF16AsI16Pass();
+
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
 /// scf loops, affine to arith; added to `pm` as it is (a function or a GPU
 /// module pass manager).
