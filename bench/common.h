@@ -17,9 +17,9 @@ using OursFn = void (*)(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);
 using UpstreamFn = void (*)(MemRef2D *, MemRef2D *);
 
 struct CompiledKernel {
-  const char *kind; // "ours" or "upstream"
-  const char *op;   // quantize, dequantize, qdq
-  const char *range; // i8 or int4
+  const char *kind;     // "ours" or "upstream"
+  const char *op;       // quantize, dequantize, qdq
+  const char *range;    // i8 or int4
   const char *encoding; // tensor, channel, block32, block128
   OursFn ours;
   UpstreamFn upstream;

@@ -1,14 +1,15 @@
 // How fast can cache-resident quantize be on this CPU at all? Times, on a
 // 256 x 1024 f32 tensor that stays in cache, the per-element work of
 // quantize (f32 to i8, per-tensor scale) written with AVX-512 intrinsics:
-//   divide:      true division, round, clamp, convert, narrow (what we compile);
-//   reciprocal:  x * (1/s) with the per-vector exactness check of
+//   divide:      true division, round, clamp, convert, narrow (what we
+//   compile); reciprocal:  x * (1/s) with the per-vector exactness check of
 //                quant-affine-divide-by-reciprocal, dividing where it fails;
 //   hybrid:      alternate vectors between the two, to use the divider and
 //                the other pipes at once;
 //   multiply:    x * (1/s) with no check at all (wrong numbers in general):
 //                what remains when the division costs nothing.
-// usage: clang++ -O3 -march=native bench/compute_bound.cpp -o /tmp/cb && /tmp/cb
+// usage: clang++ -O3 -march=native bench/compute_bound.cpp -o /tmp/cb &&
+// /tmp/cb
 #include <immintrin.h>
 
 #include <algorithm>
@@ -27,7 +28,8 @@ double now() {
 }
 
 inline void clampStore(__m512 v, int8_t *q) {
-  v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-128)), _mm512_set1_ps(127));
+  v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-128)),
+                    _mm512_set1_ps(127));
   _mm_storeu_si128(reinterpret_cast<__m128i *>(q),
                    _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(v)));
 }
@@ -68,7 +70,8 @@ __attribute__((noinline)) void hybrid(const float *x, float s, int8_t *q) {
   __m512 sv = _mm512_set1_ps(s), rv = _mm512_set1_ps(1.0f / s);
   for (int64_t i = 0; i < kElems; i += 32) {
     clampStore(roundDivide(_mm512_loadu_ps(x + i), sv), q + i);
-    clampStore(roundReciprocal(_mm512_loadu_ps(x + i + 16), sv, rv), q + i + 16);
+    clampStore(roundReciprocal(_mm512_loadu_ps(x + i + 16), sv, rv),
+               q + i + 16);
   }
 }
 

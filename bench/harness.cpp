@@ -48,7 +48,7 @@ MemRef2D view(void *data, int64_t rows, int64_t cols) {
   return MemRef2D{data, data, 0, {rows, cols}, {cols, 1}};
 }
 
-//===-- Limits: the access patterns with nothing to compute --------------===//
+//===-- Limits: the access patterns with nothing to compute ---------------===//
 
 // Each loop moves whole cache lines with as little work as possible per
 // byte, 4 lines in per step, a row per OpenMP iteration like the kernels.
@@ -65,14 +65,15 @@ template <bool Stream> inline void storeLine(void *p, __m512i v) {
 template <bool Stream> void copyLines(const float *x, float *y) {
 #pragma omp parallel for schedule(static) firstprivate(x, y)
   for (int64_t row = 0; row < kRows; ++row)
-  for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-    __m512i a = _mm512_load_si512(x + i), b = _mm512_load_si512(x + i + 16);
-    __m512i c = _mm512_load_si512(x + i + 32), d = _mm512_load_si512(x + i + 48);
-    storeLine<Stream>(y + i, a);
-    storeLine<Stream>(y + i + 16, b);
-    storeLine<Stream>(y + i + 32, c);
-    storeLine<Stream>(y + i + 48, d);
-  }
+    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
+      __m512i a = _mm512_load_si512(x + i), b = _mm512_load_si512(x + i + 16);
+      __m512i c = _mm512_load_si512(x + i + 32),
+              d = _mm512_load_si512(x + i + 48);
+      storeLine<Stream>(y + i, a);
+      storeLine<Stream>(y + i + 16, b);
+      storeLine<Stream>(y + i + 32, c);
+      storeLine<Stream>(y + i + 48, d);
+    }
   _mm_sfence();
 }
 
@@ -80,12 +81,13 @@ template <bool Stream> void copyLines(const float *x, float *y) {
 template <bool Stream> void read4Write1Lines(const float *x, int8_t *q) {
 #pragma omp parallel for schedule(static) firstprivate(x, q)
   for (int64_t row = 0; row < kRows; ++row)
-  for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-    __m512i a = _mm512_load_si512(x + i), b = _mm512_load_si512(x + i + 16);
-    __m512i c = _mm512_load_si512(x + i + 32), d = _mm512_load_si512(x + i + 48);
-    storeLine<Stream>(q + i, _mm512_xor_si512(_mm512_xor_si512(a, b),
-                                              _mm512_xor_si512(c, d)));
-  }
+    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
+      __m512i a = _mm512_load_si512(x + i), b = _mm512_load_si512(x + i + 16);
+      __m512i c = _mm512_load_si512(x + i + 32),
+              d = _mm512_load_si512(x + i + 48);
+      storeLine<Stream>(q + i, _mm512_xor_si512(_mm512_xor_si512(a, b),
+                                                _mm512_xor_si512(c, d)));
+    }
   _mm_sfence();
 }
 
@@ -121,17 +123,17 @@ void read4Write1NarrowLines(const float *x, int8_t *q) {
 template <bool Stream> void read1Write4Lines(const int8_t *q, float *y) {
 #pragma omp parallel for schedule(static) firstprivate(q, y)
   for (int64_t row = 0; row < kRows; ++row)
-  for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-    __m512i a = _mm512_load_si512(q + i);
-    storeLine<Stream>(y + i, a);
-    storeLine<Stream>(y + i + 16, a);
-    storeLine<Stream>(y + i + 32, a);
-    storeLine<Stream>(y + i + 48, a);
-  }
+    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
+      __m512i a = _mm512_load_si512(q + i);
+      storeLine<Stream>(y + i, a);
+      storeLine<Stream>(y + i + 16, a);
+      storeLine<Stream>(y + i + 32, a);
+      storeLine<Stream>(y + i + 48, a);
+    }
   _mm_sfence();
 }
 
-//===-- The hand-written loops: the formula, straightforwardly -------------===//
+//===-- The hand-written loops: the formula, straightforwardly ------------===//
 
 inline float clampGrid(float v, float qmin, float qmax) {
   v = v < qmin ? qmin : v;
@@ -140,15 +142,15 @@ inline float clampGrid(float v, float qmin, float qmax) {
 
 void handQuantize(const float *x, const float *s, const float *o, int8_t *q,
                   Encoding e, float qmin, float qmax) {
-#pragma omp parallel for schedule(static) firstprivate(x, s, o, q, e, qmin, qmax)
+#pragma omp parallel for schedule(static)                                      \
+    firstprivate(x, s, o, q, e, qmin, qmax)
   for (int64_t i = 0; i < kRows; ++i)
     for (int64_t jb = 0; jb < kCols; jb += e.block) {
       int64_t k = i * e.rowStride + jb / e.block;
       float sv = s[k], ov = o[k];
       for (int64_t j = jb; j < jb + e.block; ++j)
-        q[i * kCols + j] = static_cast<int8_t>(static_cast<int>(
-            clampGrid(__builtin_roundevenf(x[i * kCols + j] / sv) - ov, qmin,
-                      qmax)));
+        q[i * kCols + j] = static_cast<int8_t>(static_cast<int>(clampGrid(
+            __builtin_roundevenf(x[i * kCols + j] / sv) - ov, qmin, qmax)));
     }
 }
 
@@ -166,7 +168,8 @@ void handDequantize(const int8_t *q, const float *s, const float *o, float *y,
 
 void handQdq(const float *x, const float *s, const float *o, float *y,
              Encoding e, float qmin, float qmax) {
-#pragma omp parallel for schedule(static) firstprivate(x, s, o, y, e, qmin, qmax)
+#pragma omp parallel for schedule(static)                                      \
+    firstprivate(x, s, o, y, e, qmin, qmax)
   for (int64_t i = 0; i < kRows; ++i)
     for (int64_t jb = 0; jb < kCols; jb += e.block) {
       int64_t k = i * e.rowStride + jb / e.block;
@@ -180,7 +183,7 @@ void handQdq(const float *x, const float *s, const float *o, float *y,
     }
 }
 
-//===-- Variants and timing ------------------------------------------------===//
+//===-- Variants and timing -----------------------------------------------===//
 
 struct Variant {
   std::string kind, op, range, encoding;
@@ -222,7 +225,8 @@ int main(int argc, char **argv) {
   float *yRef = allocate<float>(kElems), *yOut = allocate<float>(kElems);
   int8_t *qRef = allocate<int8_t>(kElems), *qOut = allocate<int8_t>(kElems);
   int64_t maxScales = kRows * (kCols / 32);
-  float *scales = allocate<float>(maxScales), *offsets = allocate<float>(maxScales);
+  float *scales = allocate<float>(maxScales),
+        *offsets = allocate<float>(maxScales);
   fillInputs(x, qIn, kElems, scales, offsets, maxScales);
 
   std::vector<Variant> variants;
@@ -261,8 +265,8 @@ int main(int argc, char **argv) {
     bool toInt = op == "quantize", fromInt = op == "dequantize";
     double bytes = e * (fromInt || toInt ? 5 : 8) + 8.0 * en.count;
     // Descriptors live as long as the variants.
-    auto *in = new MemRef2D(fromInt ? view(qIn, kRows, kCols)
-                                    : view(x, kRows, kCols));
+    auto *in =
+        new MemRef2D(fromInt ? view(qIn, kRows, kCols) : view(x, kRows, kCols));
     auto *out = new MemRef2D(toInt ? view(qOut, kRows, kCols)
                                    : view(yOut, kRows, kCols));
     int64_t scaleRows = enc == "tensor" ? 1 : kRows;
@@ -297,10 +301,12 @@ int main(int argc, char **argv) {
     run();
     long differs = 0;
     for (int64_t i = 0; i < kElems; ++i)
-      differs += toInt ? qOut[i] != qRef[i]
-                       : std::memcmp(&yOut[i], &yRef[i], 4) != 0;
-    std::fprintf(stderr, "%s %s %s %s: %ld of %ld elements differ from the "
-                 "formula\n", k.kind, k.op, k.range, k.encoding, differs,
+      differs +=
+          toInt ? qOut[i] != qRef[i] : std::memcmp(&yOut[i], &yRef[i], 4) != 0;
+    std::fprintf(stderr,
+                 "%s %s %s %s: %ld of %ld elements differ from the "
+                 "formula\n",
+                 k.kind, k.op, k.range, k.encoding, differs,
                  static_cast<long>(kElems));
     (kind == "ours" ? oursDiffers : upstreamDiffers) += differs;
     add(kind, op, range, enc, bytes, run);

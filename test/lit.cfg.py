@@ -51,6 +51,11 @@ llvm_config.add_tool_substitutions(
 if os.path.exists(os.path.join(config.mlir_lib_dir, "libomp.so")):
     config.available_features.add("libomp")
 
+# The format check needs clang-format 22 and a git checkout to list files.
+if (os.path.exists(os.path.join(config.llvm_tools_dir, "clang-format"))
+        and os.path.exists(os.path.join(config.quant_affine_src_root, ".git"))):
+    config.available_features.add("clang-format")
+
 # GPU tests. `libdevice`: device code that rounds can be compiled (to PTX
 # text, with no other tool). `ptxas`: the toolkit's ptxas can check our PTX. `cuda-runtime`:
 # our mgpu* library is built. `cuda-gpu`: a GPU answered the probe, so

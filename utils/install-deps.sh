@@ -6,6 +6,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  clang-format-22        # utils/check-format.sh (a test in the suite)
   libzstd-dev            # LLVMConfig.cmake needs zstd's CMake package
   ninja-build cmake g++ python3
   libgtest-dev

@@ -118,10 +118,15 @@ int main(int argc, char **argv) {
     bool toInt = op == "quantize", fromInt = op == "dequantize";
     int64_t scaleRows = enc == "tensor" ? 1 : kRows;
     int64_t scaleCols = e.rowStride ? e.rowStride : 1;
-    Variant v{op, enc, kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count, &k,
+    Variant v{op,
+              enc,
+              kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count,
+              &k,
               fromInt ? view(dQ, kRows, kCols) : view(dX, kRows, kCols),
-              view(dS, scaleRows, scaleCols), view(dO, scaleRows, scaleCols),
-              toInt ? view(dQOut, kRows, kCols) : view(dY, kRows, kCols), {}};
+              view(dS, scaleRows, scaleCols),
+              view(dO, scaleRows, scaleCols),
+              toInt ? view(dQOut, kRows, kCols) : view(dY, kRows, kCols),
+              {}};
     k.ours(&v.in, &v.s, &v.o, &v.out);
     CHECK_CU(cuStreamSynchronize(benchStream));
     std::vector<float> y(kElems);
@@ -143,8 +148,9 @@ int main(int argc, char **argv) {
           bad += std::memcmp(&ref, &y[i], 4) != 0;
         }
       }
-    std::fprintf(stderr, "%s %s: %ld of %lld elements differ from the formula\n",
-                 k.op, k.encoding, bad, static_cast<long long>(kElems));
+    std::fprintf(stderr,
+                 "%s %s: %ld of %lld elements differ from the formula\n", k.op,
+                 k.encoding, bad, static_cast<long long>(kElems));
     mismatches += bad;
     variants.push_back(v);
   }
@@ -169,8 +175,10 @@ int main(int argc, char **argv) {
       v.seconds.push_back(ms / 1e3 / reps);
     }
 
-  double copyGBps = variants.front().bytes / median(variants.front().seconds) / 1e9;
-  std::printf("rows,cols,device,op,encoding,bytes,seconds,gbps,ratio_to_copy\n");
+  double copyGBps =
+      variants.front().bytes / median(variants.front().seconds) / 1e9;
+  std::printf(
+      "rows,cols,device,op,encoding,bytes,seconds,gbps,ratio_to_copy\n");
   for (Variant &v : variants) {
     double t = median(v.seconds), gbps = v.bytes / t / 1e9;
     std::printf("%lld,%lld,%s,%s,%s,%.0f,%.9f,%.1f,%.3f\n",

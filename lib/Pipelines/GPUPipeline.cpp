@@ -110,7 +110,8 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addPass(createGpuNVVMAttachTarget(target));
   QuantAffineCheckGPUTargetPassOptions check;
   check.cudaPath = options.cudaPath;
-  pm.addNestedPass<gpu::GPUModuleOp>(createQuantAffineCheckGPUTargetPass(check));
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createQuantAffineCheckGPUTargetPass(check));
 
   // 5. Host code to LLVM; device code to a binary.
   addLoopsStage(pm.nest<func::FuncOp>());

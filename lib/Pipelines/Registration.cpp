@@ -1,4 +1,4 @@
-//===- Registration.cpp - pipeline registration and interface models -----===//
+//===- Registration.cpp - pipeline registration and interface models ------===//
 //
 // Part of the quant-affine project.
 //
@@ -44,8 +44,7 @@
 
 using namespace mlir;
 
-void mlir::quant_affine::registerPipelineExtensions(
-    DialectRegistry &registry) {
+void mlir::quant_affine::registerPipelineExtensions(DialectRegistry &registry) {
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
   arith::registerValueBoundsOpInterfaceExternalModels(registry);

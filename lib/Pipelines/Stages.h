@@ -1,4 +1,4 @@
-//===- Stages.h - pass sequences the CPU and GPU pipelines share -*- C++ -*-===//
+//===- Stages.h - stages the CPU and GPU pipelines share --------*- C++ -*-===//
 //
 // Part of the quant-affine project.
 //

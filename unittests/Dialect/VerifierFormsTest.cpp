@@ -1,4 +1,4 @@
-//===- VerifierFormsTest.cpp - every mix of forms verifies cleanly -------===//
+//===- VerifierFormsTest.cpp - every mix of forms verifies cleanly --------===//
 //
 // Part of the quant-affine project.
 //

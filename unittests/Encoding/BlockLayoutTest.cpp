@@ -33,34 +33,35 @@ Shape resolve(Shape x, Shape s, std::optional<Shape> b = std::nullopt) {
 } // namespace
 
 TEST(BlockLayout, BroadcastRules) {
-  EXPECT_TRUE(fits({4, 8}, {}));        // per-tensor, rank 0
-  EXPECT_TRUE(fits({4, 8}, {1, 1}));    // per-tensor, all ones
-  EXPECT_TRUE(fits({4, 8}, {8}));       // (C) pairs with the last axis
-  EXPECT_FALSE(fits({4, 8}, {4}));      // ... not with axis 0
-  EXPECT_TRUE(fits({4, 8}, {4, 1}));    // per-channel on axis 0
-  EXPECT_TRUE(fits({4, 8}, {4, 8}));    // per-element
+  EXPECT_TRUE(fits({4, 8}, {}));     // per-tensor, rank 0
+  EXPECT_TRUE(fits({4, 8}, {1, 1})); // per-tensor, all ones
+  EXPECT_TRUE(fits({4, 8}, {8}));    // (C) pairs with the last axis
+  EXPECT_FALSE(fits({4, 8}, {4}));   // ... not with axis 0
+  EXPECT_TRUE(fits({4, 8}, {4, 1})); // per-channel on axis 0
+  EXPECT_TRUE(fits({4, 8}, {4, 8})); // per-element
   EXPECT_FALSE(fits({4, 8}, {2, 1}));
   EXPECT_FALSE(fits({4, 8}, {1, 4, 8})); // scale rank above input rank
-  EXPECT_TRUE(fits({kDyn, 8}, {3, 1})); // checked at run time
+  EXPECT_TRUE(fits({kDyn, 8}, {3, 1}));  // checked at run time
   EXPECT_TRUE(fits({4, 8}, {kDyn, 1}));
 }
 
 TEST(BlockLayout, BlockRules) {
   EXPECT_TRUE(fits({4, 64}, {4, 2}, Shape{1, 32}));
   EXPECT_TRUE(fits({4, 64}, {4, 2}, Shape{-1, -1}));
-  EXPECT_TRUE(fits({8, 8}, {8, 2}, Shape{-1, 4})); // seed 003
-  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{1, 16}));  // partial cover
-  EXPECT_FALSE(fits({4, 64}, {4, 3}, Shape{1, -1}));  // 64 % 3 != 0
-  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{1, 0}));   // 0 is not a size
-  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{1, -2}));  // below -1
-  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{32}));     // wrong length
+  EXPECT_TRUE(fits({8, 8}, {8, 2}, Shape{-1, 4}));     // seed 003
+  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{1, 16}));   // partial cover
+  EXPECT_FALSE(fits({4, 64}, {4, 3}, Shape{1, -1}));   // 64 % 3 != 0
+  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{1, 0}));    // 0 is not a size
+  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{1, -2}));   // below -1
+  EXPECT_FALSE(fits({4, 64}, {4, 2}, Shape{32}));      // wrong length
   EXPECT_TRUE(fits({2, 4, 64}, {4, 2}, Shape{1, 32})); // leading dim shared
   EXPECT_TRUE(fits({kDyn, 64}, {kDyn, 2}, Shape{1, 32}));
   EXPECT_TRUE(fits({4, kDyn}, {4, 2}, Shape{1, 32}));
   EXPECT_TRUE(fits({0, 64}, {0, 2}, Shape{-1, 32}));
   EXPECT_FALSE(fits({4, 64}, {0, 2}, Shape{-1, 32}));
   // A block times a scale dim that overflows int64 never matches.
-  EXPECT_FALSE(fits({4, 64}, {4, int64_t{1} << 40}, Shape{1, int64_t{1} << 40}));
+  EXPECT_FALSE(
+      fits({4, 64}, {4, int64_t{1} << 40}, Shape{1, int64_t{1} << 40}));
 }
 
 // Overflow is rejected even where the input dim is only known at run time;

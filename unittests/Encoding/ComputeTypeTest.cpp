@@ -40,8 +40,8 @@ protected:
 TEST_F(ComputeTypeTest, F16Threshold) {
   EXPECT_EQ(qdq(f16, {0, 255}), f16);
   EXPECT_EQ(qdq(f16, {-128, 127}), f16);
-  EXPECT_EQ(qdq(f16, {0, 256}), f16);  // n = 256: eps = 0.25 / n exactly
-  EXPECT_EQ(qdq(f16, {0, 257}), f32);  // n = 257 promotes
+  EXPECT_EQ(qdq(f16, {0, 256}), f16); // n = 256: eps = 0.25 / n exactly
+  EXPECT_EQ(qdq(f16, {0, 257}), f32); // n = 257 promotes
   EXPECT_EQ(qdq(f16, {-8, 7}), f16);
   EXPECT_EQ(qdq(f16, *QuantRange::fromBitwidth(16, true)), f32);
 }
@@ -89,21 +89,21 @@ TEST_F(ComputeTypeTest, QuantizeFollowsQDQRule) {
 }
 
 TEST_F(ComputeTypeTest, DequantizeUsesResultType) {
-  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, bf16,
-                                    {-128, 127}),
-            bf16);
+  EXPECT_EQ(
+      getEffectiveComputeType(EncodingOpKind::Dequantize, bf16, {-128, 127}),
+      bf16);
   EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, f32,
                                     *QuantRange::fromBitwidth(32, true)),
             f32);
 }
 
 TEST_F(ComputeTypeTest, ExplicitWins) {
-  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::QDQ, bf16, {-128, 127},
-                                    bf16),
-            bf16);
-  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, f16, {0, 255},
-                                    f64),
-            f64);
+  EXPECT_EQ(
+      getEffectiveComputeType(EncodingOpKind::QDQ, bf16, {-128, 127}, bf16),
+      bf16);
+  EXPECT_EQ(
+      getEffectiveComputeType(EncodingOpKind::Dequantize, f16, {0, 255}, f64),
+      f64);
 }
 
 TEST_F(ComputeTypeTest, RoundsThroughF32) {

@@ -57,7 +57,8 @@ void buildQuantAffineCPUPipeline(OpPassManager &pm,
 /// Options of --quant-affine-gpu-pipeline.
 struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("NVIDIA GPU architecture (sm_80, sm_90, ...)"),
+      *this, "chip",
+      llvm::cl::desc("NVIDIA GPU architecture (sm_80, sm_90, ...)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
@@ -83,9 +84,9 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Elements per thread and vector access along the "
                      "innermost dim (4 f32 make one 16-byte access)"),
       llvm::cl::init(4)};
-  PassOptions::Option<int64_t> blockSize{
-      *this, "block-size", llvm::cl::desc("Threads per block"),
-      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> blockSize{*this, "block-size",
+                                         llvm::cl::desc("Threads per block"),
+                                         llvm::cl::init(256)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("Assert on the host what dynamic shapes leave unchecked"),

@@ -118,8 +118,7 @@ private:
   /// software: LLVM would otherwise promote bf16 arithmetic to f32 itself and
   /// narrow with VCVTNEPS2BF16 (see roundToBF16). With 24 >= 2 * 8 + 2 bits,
   /// rounding the f32 result once gives the correctly rounded bf16 result.
-  template <typename OpTy>
-  Value binary(Value x, Value y) {
+  template <typename OpTy> Value binary(Value x, Value y) {
     if (!compute.isBF16())
       return OpTy::create(b, loc, x, y);
     return roundToBF16(OpTy::create(b, loc, widenBF16(x), widenBF16(y)));
@@ -228,7 +227,8 @@ struct EncodingOpToArith : OpConversionPattern<OpT> {
 };
 
 struct ConvertQuantAffineToArithPass
-    : quant_affine::impl::ConvertQuantAffineToArithPassBase<ConvertQuantAffineToArithPass> {
+    : quant_affine::impl::ConvertQuantAffineToArithPassBase<
+          ConvertQuantAffineToArithPass> {
   void runOnOperation() override {
     ConversionTarget target(getContext());
     configureQuantAffineToArithTarget(target);

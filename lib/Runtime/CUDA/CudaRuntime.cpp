@@ -35,10 +35,11 @@ void check(CUresult result, const char *what) {
   const char *description = "";
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &description);
-  std::fprintf(stderr,
-               "quant-affine CUDA runtime: %s failed with CUresult %d: %s (%s)\n",
-               what, static_cast<int>(result), name ? name : "?",
-               description ? description : "");
+  std::fprintf(
+      stderr,
+      "quant-affine CUDA runtime: %s failed with CUresult %d: %s (%s)\n", what,
+      static_cast<int>(result), name ? name : "?",
+      description ? description : "");
   std::exit(1);
 }
 
@@ -135,14 +136,14 @@ QA_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
 }
 
 QA_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
-                                intptr_t gridY, intptr_t gridZ,
-                                intptr_t blockX, intptr_t blockY,
-                                intptr_t blockZ, int32_t sharedMemoryBytes,
-                                CUstream stream, void **params, void **extra,
+                                intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+                                intptr_t blockY, intptr_t blockZ,
+                                int32_t sharedMemoryBytes, CUstream stream,
+                                void **params, void **extra,
                                 size_t /*paramsCount*/) {
   useContext();
-  CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                          blockZ, sharedMemoryBytes, stream, params, extra));
+  CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                          sharedMemoryBytes, stream, params, extra));
 }
 
 QA_EXPORT void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
@@ -239,8 +240,9 @@ QA_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   if (sizeBytes == 0)
     return;
   useContext();
-  CHECK_CU(cuMemHostRegister(ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE |
-                                                 CU_MEMHOSTREGISTER_DEVICEMAP));
+  CHECK_CU(cuMemHostRegister(ptr, sizeBytes,
+                             CU_MEMHOSTREGISTER_PORTABLE |
+                                 CU_MEMHOSTREGISTER_DEVICEMAP));
 }
 
 QA_EXPORT void mgpuMemHostUnregister(void *ptr) {

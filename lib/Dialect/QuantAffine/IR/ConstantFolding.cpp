@@ -255,11 +255,12 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
   EncodingOpKind kind = kindOf(op);
   Type inputElem = getElementTypeOrSelf(op->getOperand(0));
   Type scaleElem = getElementTypeOrSelf(op->getOperand(1));
-  Type offsetElem = hasOffset ? getElementTypeOrSelf(op->getOperand(2)) : Type();
+  Type offsetElem =
+      hasOffset ? getElementTypeOrSelf(op->getOperand(2)) : Type();
   Type resultElem = getElementTypeOrSelf(resultType);
   bool isSigned = view.range.isSigned();
-  bool native =
-      nativeIsExact(view.compute, {inputElem, scaleElem, offsetElem, resultElem});
+  bool native = nativeIsExact(view.compute,
+                              {inputElem, scaleElem, offsetElem, resultElem});
   APFloatArith arith{view.compute};
   NativeArith nativeArith{view.compute, view.compute.isF32()};
 

@@ -111,8 +111,7 @@ bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
 
 /// Whether quantizing the dequantized grid of `op`'s constant encoding in C
 /// returns every grid value (integer offsets, roundTripsGrid).
-template <typename OpT>
-bool gridRoundTrips(OpT op, FloatType c) {
+template <typename OpT> bool gridRoundTrips(OpT op, FloatType c) {
   std::optional<uint64_t> maxK =
       maxGridPlusOffset(op.getRange(), op.getOffset(), c);
   return maxK && roundTripsGrid(*maxK, op.getScale(), c);
@@ -130,8 +129,7 @@ bool sameOperand(Value a, Value b) {
 
 /// Whether two ops use the same encoding: same scale and offset, grid,
 /// block sizes and effective compute type.
-template <typename A, typename B>
-bool sameEncoding(A a, B b) {
+template <typename A, typename B> bool sameEncoding(A a, B b) {
   return sameOperand(a.getScale(), b.getScale()) &&
          sameOperand(a.getOffset(), b.getOffset()) &&
          a.getRange() == b.getRange() &&
@@ -144,8 +142,7 @@ bool sameEncoding(A a, B b) {
 //===----------------------------------------------------------------------===//
 
 /// A compute_type equal to what the default rule picks says nothing: drop it.
-template <typename OpT>
-struct DropDefaultComputeType : OpRewritePattern<OpT> {
+template <typename OpT> struct DropDefaultComputeType : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -167,8 +164,7 @@ struct DropDefaultComputeType : OpRewritePattern<OpT> {
 /// block_size normalized: dropped where every scale dim is broadcast (size 1)
 /// or per element (block 1), which is the same encoding without it; otherwise
 /// wildcards resolved where the shapes are static.
-template <typename OpT>
-struct NormalizeBlockSize : OpRewritePattern<OpT> {
+template <typename OpT> struct NormalizeBlockSize : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -177,8 +173,8 @@ struct NormalizeBlockSize : OpRewritePattern<OpT> {
       return rewriter.notifyMatchFailure(op, "no block_size");
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto scale = cast<RankedTensorType>(op.getScale().getType());
-    SmallVector<int64_t> resolved =
-        resolveBlockSizes(input.getShape(), scale.getShape(), attr.asArrayRef());
+    SmallVector<int64_t> resolved = resolveBlockSizes(
+        input.getShape(), scale.getShape(), attr.asArrayRef());
     bool redundant = true;
     for (auto [d, b] : llvm::enumerate(resolved)) {
       int64_t s = scale.getDimSize(d);
@@ -194,16 +190,16 @@ struct NormalizeBlockSize : OpRewritePattern<OpT> {
         normalized[d] = b;
     if (ArrayRef<int64_t>(normalized) == attr.asArrayRef())
       return rewriter.notifyMatchFailure(op, "already normal");
-    rewriter.modifyOpInPlace(
-        op, [&] { op.setBlockSizeAttr(rewriter.getDenseI64ArrayAttr(normalized)); });
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setBlockSizeAttr(rewriter.getDenseI64ArrayAttr(normalized));
+    });
     return success();
   }
 };
 
 /// Splat scale (and splat or absent offset) tensors become per-tensor (rank 0)
 /// constants: every element used the same values anyway.
-template <typename OpT>
-struct ReduceUniformEncoding : OpRewritePattern<OpT> {
+template <typename OpT> struct ReduceUniformEncoding : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -242,8 +238,7 @@ struct ReduceUniformEncoding : OpRewritePattern<OpT> {
 /// entry along it (size 1; a block there becomes -1, the whole input dim):
 /// every element still uses the same values. Full splats are
 /// ReduceUniformEncoding's.
-template <typename OpT>
-struct ReduceConstantDims : OpRewritePattern<OpT> {
+template <typename OpT> struct ReduceConstantDims : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -258,7 +253,8 @@ struct ReduceConstantDims : OpRewritePattern<OpT> {
     SmallVector<int64_t> strides(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
       strides[d] = strides[d + 1] * shape[d + 1];
-    SmallVector<llvm::APFloat> sv = llvm::to_vector(scale.getValues<llvm::APFloat>());
+    SmallVector<llvm::APFloat> sv =
+        llvm::to_vector(scale.getValues<llvm::APFloat>());
     SmallVector<llvm::APFloat> ov;
     if (offset)
       ov = llvm::to_vector(offset.getValues<llvm::APFloat>());
@@ -326,8 +322,7 @@ struct ReduceConstantDims : OpRewritePattern<OpT> {
 ///   -0.0.
 /// - dequantize of floats and qdq keep it: (-0.0 + 0.0) * s is +0.0 * s, while
 ///   without the add -0.0 * s keeps the sign.
-template <typename OpT>
-struct DropZeroOffset : OpRewritePattern<OpT> {
+template <typename OpT> struct DropZeroOffset : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -463,25 +458,23 @@ struct FoldQuantizeOfDequantize : OpRewritePattern<QuantizeOp> {
 
 void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                              MLIRContext *context) {
-  patterns.add<DropDefaultComputeType<QuantizeOp>,
-               NormalizeBlockSize<QuantizeOp>, ReduceUniformEncoding<QuantizeOp>,
-               ReduceConstantDims<QuantizeOp>,
-               DropZeroOffset<QuantizeOp>, FoldQuantizeOfDequantize>(context);
+  patterns
+      .add<DropDefaultComputeType<QuantizeOp>, NormalizeBlockSize<QuantizeOp>,
+           ReduceUniformEncoding<QuantizeOp>, ReduceConstantDims<QuantizeOp>,
+           DropZeroOffset<QuantizeOp>, FoldQuantizeOfDequantize>(context);
 }
 
 void DequantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                MLIRContext *context) {
-  patterns.add<DropDefaultComputeType<DequantizeOp>,
-               NormalizeBlockSize<DequantizeOp>,
-               ReduceUniformEncoding<DequantizeOp>,
-               ReduceConstantDims<DequantizeOp>,
-               DropZeroOffset<DequantizeOp>, FoldDequantizeOfQuantize>(context);
+  patterns.add<
+      DropDefaultComputeType<DequantizeOp>, NormalizeBlockSize<DequantizeOp>,
+      ReduceUniformEncoding<DequantizeOp>, ReduceConstantDims<DequantizeOp>,
+      DropZeroOffset<DequantizeOp>, FoldDequantizeOfQuantize>(context);
 }
 
 void QDQOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                         MLIRContext *context) {
   patterns.add<DropDefaultComputeType<QDQOp>, NormalizeBlockSize<QDQOp>,
-               ReduceUniformEncoding<QDQOp>,
-               ReduceConstantDims<QDQOp>, DropZeroOffset<QDQOp>,
-               FoldQDQOfQDQ>(context);
+               ReduceUniformEncoding<QDQOp>, ReduceConstantDims<QDQOp>,
+               DropZeroOffset<QDQOp>, FoldQDQOfQDQ>(context);
 }

@@ -33,8 +33,8 @@ void QuantAffineDialect::initialize() {
 }
 
 Operation *QuantAffineDialect::materializeConstant(OpBuilder &builder,
-                                                  Attribute value, Type type,
-                                                  Location loc) {
+                                                   Attribute value, Type type,
+                                                   Location loc) {
   auto typed = dyn_cast<TypedAttr>(value);
   if (!typed || typed.getType() != type)
     return nullptr;

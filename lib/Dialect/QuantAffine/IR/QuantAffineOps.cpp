@@ -90,18 +90,18 @@ static LogicalResult verifyIntegerHoldsRange(Operation *op, StringRef name,
   if (!intType || range.fitsInteger(intType.getWidth()))
     return success();
   QuantRange full = QuantRange::ofInteger(intType.getWidth(), range.isSigned());
-  return op->emitOpError()
-         << "range [" << range.qmin << ", " << range.qmax << "] does not fit "
-         << name << " element type " << intType << ", which holds ["
-         << full.qmin << ", " << full.qmax << "] when read as "
-         << (range.isSigned() ? "signed (qmin < 0)" : "unsigned (qmin >= 0)");
+  return op->emitOpError() << "range [" << range.qmin << ", " << range.qmax
+                           << "] does not fit " << name << " element type "
+                           << intType << ", which holds [" << full.qmin << ", "
+                           << full.qmax << "] when read as "
+                           << (range.isSigned() ? "signed (qmin < 0)"
+                                                : "unsigned (qmin >= 0)");
 }
 
 /// Checks that `scale` or `offset` (`name`) can encode `input`.
-static LogicalResult verifyEncodingOperand(Operation *op, StringRef name,
-                                           Type input, Type encoding,
-                                           std::optional<ArrayRef<int64_t>>
-                                               blockSize) {
+static LogicalResult
+verifyEncodingOperand(Operation *op, StringRef name, Type input, Type encoding,
+                      std::optional<ArrayRef<int64_t>> blockSize) {
   auto inputTensor = dyn_cast<RankedTensorType>(input);
   if (!inputTensor) {
     if (!haveSameShape(input, encoding))
@@ -118,9 +118,9 @@ static LogicalResult verifyEncodingOperand(Operation *op, StringRef name,
            << "tensor, got " << encoding;
   if (std::optional<std::string> error = checkEncodingShapes(
           inputTensor.getShape(), encodingTensor.getShape(), blockSize))
-    return op->emitOpError() << "'" << name << "' of type " << encoding
-                             << " does not encode input " << input << ": "
-                             << *error;
+    return op->emitOpError()
+           << "'" << name << "' of type " << encoding
+           << " does not encode input " << input << ": " << *error;
   return success();
 }
 
@@ -130,13 +130,13 @@ static constexpr bool kHasIntegerResult = std::is_same_v<OpT, QuantizeOp>;
 
 /// The verifier shared by quantize, dequantize and qdq. It looks at types and
 /// properties only.
-template <typename OpT>
-static LogicalResult verifyEncodingOp(OpT op) {
+template <typename OpT> static LogicalResult verifyEncodingOp(OpT op) {
   Operation *operation = op.getOperation();
   QuantRange range = op.getRange();
   if (!range.isValid())
-    return op.emitOpError() << "requires qmin <= qmax, got qmin = "
-                            << range.qmin << " and qmax = " << range.qmax;
+    return op.emitOpError()
+           << "requires qmin <= qmax, got qmin = " << range.qmin
+           << " and qmax = " << range.qmax;
 
   Type input = op.getInput().getType(), result = op.getResult().getType();
   Type scale = op.getScale().getType();
@@ -177,8 +177,8 @@ static LogicalResult verifyEncodingOp(OpT op) {
     blockSize = op.getBlockSizeAttr().asArrayRef();
   }
 
-  if (failed(verifyEncodingOperand(operation, "scale", input, scale,
-                                   blockSize)))
+  if (failed(
+          verifyEncodingOperand(operation, "scale", input, scale, blockSize)))
     return failure();
   // An offset shaped like the (valid) scale encodes the input as well.
   if (offset) {
@@ -218,8 +218,7 @@ LogicalResult DequantizeOp::verify() { return verifyEncodingOp(*this); }
 LogicalResult QDQOp::verify() { return verifyEncodingOp(*this); }
 
 /// The explicit compute type of `op`, if any.
-template <typename OpT>
-static FloatType explicitComputeType(OpT op) {
+template <typename OpT> static FloatType explicitComputeType(OpT op) {
   if (std::optional<Type> type = op.getComputeType())
     return cast<FloatType>(*type);
   return {};

@@ -29,10 +29,10 @@ namespace {
 /// the NVPTX backend of LLVM 22 requires.
 const llvm::StringMap<int> &minimumPTXVersions() {
   static const llvm::StringMap<int> versions = {
-      {"sm_50", 40},  {"sm_52", 41},   {"sm_53", 42},  {"sm_60", 50},
-      {"sm_61", 50},  {"sm_62", 50},   {"sm_70", 60},  {"sm_72", 61},
-      {"sm_75", 63},  {"sm_80", 70},   {"sm_86", 71},  {"sm_87", 74},
-      {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80}, {"sm_100", 86},
+      {"sm_50", 40},   {"sm_52", 41},  {"sm_53", 42},   {"sm_60", 50},
+      {"sm_61", 50},   {"sm_62", 50},  {"sm_70", 60},   {"sm_72", 61},
+      {"sm_75", 63},   {"sm_80", 70},  {"sm_86", 71},   {"sm_87", 74},
+      {"sm_89", 78},   {"sm_90", 78},  {"sm_90a", 80},  {"sm_100", 86},
       {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87},
       {"sm_120a", 87}};
   return versions;
@@ -51,7 +51,8 @@ std::optional<int> requestedPTXVersion(StringRef features) {
   return std::nullopt;
 }
 
-LogicalResult checkTarget(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target) {
+LogicalResult checkTarget(gpu::GPUModuleOp module,
+                          NVVM::NVVMTargetAttr target) {
   StringRef chip = target.getChip();
   auto minimum = minimumPTXVersions().find(chip);
   if (minimum == minimumPTXVersions().end())

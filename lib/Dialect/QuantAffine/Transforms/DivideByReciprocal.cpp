@@ -142,20 +142,18 @@ struct RoundDivisionByReciprocal : OpRewritePattern<math::RoundEvenOp> {
     Value flat = vector::ShapeCastOp::create(
         rewriter, loc,
         VectorType::get({type.getNumElements()}, rewriter.getI1Type()), laneOk);
-    Value allOk = vector::ReductionOp::create(
-        rewriter, loc, vector::CombiningKind::AND, flat);
+    Value allOk = vector::ReductionOp::create(rewriter, loc,
+                                              vector::CombiningKind::AND, flat);
     Value fast = arith::AndIOp::create(rewriter, loc, allOk, rNormal);
 
     auto branch = scf::IfOp::create(
         rewriter, loc, fast,
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l,
-                               Value(math::RoundEvenOp::create(b, l, t)));
+          scf::YieldOp::create(b, l, Value(math::RoundEvenOp::create(b, l, t)));
         },
         [&](OpBuilder &b, Location l) {
           Value q = arith::DivFOp::create(b, l, div.getLhs(), div.getRhs());
-          scf::YieldOp::create(b, l,
-                               Value(math::RoundEvenOp::create(b, l, q)));
+          scf::YieldOp::create(b, l, Value(math::RoundEvenOp::create(b, l, q)));
         });
     rewriter.replaceOp(round, branch.getResults());
     rewriter.eraseOp(div);

@@ -63,7 +63,8 @@ bool needsScalarAccess(VectorType type) {
 /// `position` and memref `indices`, under `enabled` (null: unconditional).
 void unrollAccess(
     OpBuilder &b, Location loc, Value memref, ValueRange indices,
-    VectorType vectorType, function_ref<std::optional<unsigned>(unsigned)> dimOf,
+    VectorType vectorType,
+    function_ref<std::optional<unsigned>(unsigned)> dimOf,
     function_ref<bool(unsigned)> inBounds,
     function_ref<Value(ArrayRef<int64_t>)> maskBit,
     function_ref<void(ArrayRef<int64_t>, ValueRange, Value)> access) {
@@ -188,8 +189,8 @@ void scalarizeAccesses(func::FuncOp func) {
     auto noMask = [](ArrayRef<int64_t>) { return Value(); };
     // Vector dims of a load or store move along the trailing memref dims.
     auto trailingDims = [](Value memref, VectorType type) {
-      unsigned offset = cast<MemRefType>(memref.getType()).getRank() -
-                        type.getRank();
+      unsigned offset =
+          cast<MemRefType>(memref.getType()).getRank() - type.getRank();
       return [offset](unsigned j) -> std::optional<unsigned> {
         return offset + j;
       };
@@ -208,19 +209,18 @@ void scalarizeAccesses(func::FuncOp func) {
                     function_ref<Value(ArrayRef<int64_t>)> otherwise) {
       Value result =
           arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-      unrollAccess(b, loc, memref, indices, type, dimOf, inBounds, maskBit,
-                   [&](ArrayRef<int64_t> position, ValueRange at,
-                       Value enabled) {
-                     Value element = guarded(
-                         b, loc, enabled, type.getElementType(),
-                         [&](OpBuilder &inner) -> Value {
-                           return memref::LoadOp::create(inner, loc, memref,
-                                                         at);
-                         },
-                         enabled ? otherwise(position) : Value());
-                     result = vector::InsertOp::create(b, loc, element,
-                                                       result, position);
-                   });
+      unrollAccess(
+          b, loc, memref, indices, type, dimOf, inBounds, maskBit,
+          [&](ArrayRef<int64_t> position, ValueRange at, Value enabled) {
+            Value element = guarded(
+                b, loc, enabled, type.getElementType(),
+                [&](OpBuilder &inner) -> Value {
+                  return memref::LoadOp::create(inner, loc, memref, at);
+                },
+                enabled ? otherwise(position) : Value());
+            result =
+                vector::InsertOp::create(b, loc, element, result, position);
+          });
       op->getResult(0).replaceAllUsesWith(result);
     };
     // Writes `vector` by one scalar store per element.
@@ -229,18 +229,15 @@ void scalarizeAccesses(func::FuncOp func) {
                      function_ref<bool(unsigned)> inBounds,
                      function_ref<Value(ArrayRef<int64_t>)> maskBit) {
       auto type = cast<VectorType>(vector.getType());
-      unrollAccess(b, loc, memref, indices, type, dimOf, inBounds, maskBit,
-                   [&](ArrayRef<int64_t> position, ValueRange at,
-                       Value enabled) {
-                     Value element =
-                         vector::ExtractOp::create(b, loc, vector, position);
-                     guarded(b, loc, enabled, Type(),
-                             [&](OpBuilder &inner) -> Value {
-                               memref::StoreOp::create(inner, loc, element,
-                                                       memref, at);
-                               return {};
-                             });
-                   });
+      unrollAccess(
+          b, loc, memref, indices, type, dimOf, inBounds, maskBit,
+          [&](ArrayRef<int64_t> position, ValueRange at, Value enabled) {
+            Value element = vector::ExtractOp::create(b, loc, vector, position);
+            guarded(b, loc, enabled, Type(), [&](OpBuilder &inner) -> Value {
+              memref::StoreOp::create(inner, loc, element, memref, at);
+              return {};
+            });
+          });
     };
 
     if (auto xfer = dyn_cast<vector::TransferReadOp>(op)) {

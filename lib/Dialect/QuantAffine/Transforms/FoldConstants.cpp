@@ -70,8 +70,7 @@ struct QuantAffineFoldConstantsPass
       if (!folded)
         continue;
       builder.setInsertionPoint(op);
-      Value constant =
-          arith::ConstantOp::create(builder, op->getLoc(), folded);
+      Value constant = arith::ConstantOp::create(builder, op->getLoc(), folded);
       op->getResult(0).replaceAllUsesWith(constant);
       op->erase();
     }

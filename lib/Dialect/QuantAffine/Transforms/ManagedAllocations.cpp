@@ -45,8 +45,7 @@ struct QuantAffineManagedAllocationsPass
     getOperation().walk([&](Operation *op) {
       if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && onHost(op))
         allocs.push_back(alloc);
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
-          dealloc && onHost(op))
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op); dealloc && onHost(op))
         deallocs.push_back(dealloc);
     });
     IRRewriter rewriter(&getContext());
@@ -65,10 +64,10 @@ struct QuantAffineManagedAllocationsPass
       Location loc = dealloc.getLoc();
       Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
                         .getAsyncToken();
-      Value freed = gpu::DeallocOp::create(rewriter, loc, token,
-                                           ValueRange{start},
-                                           dealloc.getMemref())
-                        .getAsyncToken();
+      Value freed =
+          gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
+                                 dealloc.getMemref())
+              .getAsyncToken();
       gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
       rewriter.eraseOp(dealloc);
     }

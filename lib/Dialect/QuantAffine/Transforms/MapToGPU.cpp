@@ -68,8 +68,8 @@ gpu::ParallelLoopDimMappingAttr mapTo(OpBuilder &b, gpu::Processor processor) {
 }
 
 /// Innermost dim on thread x, the next on y and z; the rest run in order.
-SmallVector<gpu::ParallelLoopDimMappingAttr>
-mapThreads(OpBuilder &b, unsigned rank) {
+SmallVector<gpu::ParallelLoopDimMappingAttr> mapThreads(OpBuilder &b,
+                                                        unsigned rank) {
   const gpu::Processor threads[] = {gpu::Processor::ThreadX,
                                     gpu::Processor::ThreadY,
                                     gpu::Processor::ThreadZ};

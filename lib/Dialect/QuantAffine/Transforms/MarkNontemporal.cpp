@@ -23,8 +23,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/IRMapping.h"
@@ -169,8 +169,9 @@ struct QuantAffineMarkNontemporalPass
     root->walk([](vector::StoreOp store) { store.setNontemporal(true); });
   }
 
-  static void version(func::FuncOp func,
-                      const llvm::MapVector<BlockArgument, int64_t> &alignments) {
+  static void
+  version(func::FuncOp func,
+          const llvm::MapVector<BlockArgument, int64_t> &alignments) {
     Block &entry = func.front();
     Operation *ret = entry.getTerminator();
     SmallVector<Operation *> body;
@@ -186,8 +187,8 @@ struct QuantAffineMarkNontemporalPass
       Value rem = arith::RemUIOp::create(
           b, loc, address, arith::ConstantIndexOp::create(b, loc, alignment));
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
-                                       zero);
+      Value ok =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
       aligned = arith::AndIOp::create(b, loc, aligned, ok);
     }
     auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);

@@ -150,8 +150,8 @@ LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
 /// same order, and a shape_cast gives the right one.
 void repairTransferMasks(RewriterBase &rewriter, Operation *root) {
   root->walk([&](vector::MaskOp maskOp) {
-    auto transfer = dyn_cast_if_present<VectorTransferOpInterface>(
-        maskOp.getMaskableOp());
+    auto transfer =
+        dyn_cast_if_present<VectorTransferOpInterface>(maskOp.getMaskableOp());
     if (!transfer)
       return;
     auto maskable = cast<vector::MaskableOpInterface>(transfer.getOperation());
@@ -177,8 +177,8 @@ void repairTransferMasks(RewriterBase &rewriter, Operation *root) {
     rewriter.setInsertionPoint(maskOp);
     Value mask = vector::ShapeCastOp::create(rewriter, maskOp.getLoc(),
                                              expected, maskOp.getMask());
-    rewriter.modifyOpInPlace(
-        maskOp, [&] { maskOp.getMaskMutable().assign(mask); });
+    rewriter.modifyOpInPlace(maskOp,
+                             [&] { maskOp.getMaskMutable().assign(mask); });
   });
 }
 
@@ -208,8 +208,8 @@ struct QuantAffineVectorizePass
         if (!op)
           continue;
       }
-      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth, parallelLoops,
-                                               fullVectorsOnly);
+      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth,
+                                             parallelLoops, fullVectorsOnly);
       if (!tile)
         continue;
       rewriter.setInsertionPoint(tile);
@@ -221,7 +221,7 @@ struct QuantAffineVectorizePass
       SmallVector<int64_t> vectorSizes(tileShape.size(), 1);
       vectorSizes.back() = std::max<int64_t>(
           ShapedType::isDynamic(tileShape.back()) ? vectorWidth
-                                                   : tileShape.back(),
+                                                  : tileShape.back(),
           1);
       (void)vectorizeAndReplace(rewriter, tile, vectorSizes);
     }

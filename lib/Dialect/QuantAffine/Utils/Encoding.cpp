@@ -64,8 +64,7 @@ static bool isDynamic(int64_t size) { return ShapedType::isDynamic(size); }
 
 static std::string str(int64_t v) { return std::to_string(v); }
 
-std::optional<std::string>
-mlir::quant_affine::checkEncodingShapes(
+std::optional<std::string> mlir::quant_affine::checkEncodingShapes(
     ArrayRef<int64_t> inputShape, ArrayRef<int64_t> scaleShape,
     std::optional<ArrayRef<int64_t>> blockSize) {
   int64_t n = inputShape.size(), k = scaleShape.size();
@@ -92,7 +91,8 @@ mlir::quant_affine::checkEncodingShapes(
   if (static_cast<int64_t>(blocks.size()) != k)
     return "block_size has " + str(blocks.size()) +
            (blocks.size() == 1 ? " entry" : " entries") +
-           " but scale has rank " + str(k) + "; it needs one entry per scale dim";
+           " but scale has rank " + str(k) +
+           "; it needs one entry per scale dim";
   for (int64_t d = 0; d < k; ++d) {
     int64_t b = blocks[d], s = scaleShape[d], x = inputShape[n - k + d];
     std::string where = "block_size[" + str(d) + "] = " + str(b);
@@ -253,8 +253,7 @@ mlir::quant_affine::checkComputeTypeHoldsGrid(FloatType computeType,
   return std::nullopt;
 }
 
-bool mlir::quant_affine::isNumericallyStable(FloatType type,
-                                             QuantRange range) {
+bool mlir::quant_affine::isNumericallyStable(FloatType type, QuantRange range) {
   llvm::APInt lo(65, static_cast<uint64_t>(range.qmin), /*isSigned=*/true);
   llvm::APInt hi(65, static_cast<uint64_t>(range.qmax), /*isSigned=*/true);
   llvm::APInt one(65, 1);
@@ -276,7 +275,8 @@ FloatType mlir::quant_affine::getEffectiveComputeType(EncodingOpKind kind,
                                                       FloatType explicitType) {
   if (explicitType)
     return explicitType;
-  if (kind == EncodingOpKind::Dequantize || isNumericallyStable(floatType, range))
+  if (kind == EncodingOpKind::Dequantize ||
+      isNumericallyStable(floatType, range))
     return floatType;
   MLIRContext *ctx = floatType.getContext();
   FloatType f32 = Float32Type::get(ctx);

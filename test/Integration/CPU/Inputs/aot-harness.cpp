@@ -12,7 +12,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -25,17 +24,18 @@ template <typename T> struct MemRef2D {
   int64_t strides[2];
 };
 
-template <typename T> MemRef2D<T> view(std::vector<T> &v, int64_t rows, int64_t cols) {
+template <typename T>
+MemRef2D<T> view(std::vector<T> &v, int64_t rows, int64_t cols) {
   return {v.data(), v.data(), 0, {rows, cols}, {cols, 1}};
 }
 
 extern "C" {
-void _mlir_ciface_quantize_block32(MemRef2D<float> *, MemRef2D<float> *, MemRef2D<float> *,
-                                   MemRef2D<int8_t> *);
-void _mlir_ciface_dequantize_block32(MemRef2D<int8_t> *, MemRef2D<float> *, MemRef2D<float> *,
-                                     MemRef2D<float> *);
-void _mlir_ciface_qdq_per_channel(MemRef2D<float> *, MemRef2D<float> *, MemRef2D<float> *,
-                                  MemRef2D<float> *);
+void _mlir_ciface_quantize_block32(MemRef2D<float> *, MemRef2D<float> *,
+                                   MemRef2D<float> *, MemRef2D<int8_t> *);
+void _mlir_ciface_dequantize_block32(MemRef2D<int8_t> *, MemRef2D<float> *,
+                                     MemRef2D<float> *, MemRef2D<float> *);
+void _mlir_ciface_qdq_per_channel(MemRef2D<float> *, MemRef2D<float> *,
+                                  MemRef2D<float> *, MemRef2D<float> *);
 }
 
 // The formula in scalar C++: division, round half to even (the default
@@ -77,7 +77,8 @@ static int runAll(int64_t shift) {
   const int64_t rows = 64, cols = 128, blocks = 4;
   std::vector<float> w(rows * cols), s(rows * blocks), o(rows * blocks);
   for (int64_t i = 0; i < rows * cols; ++i)
-    w[i] = static_cast<float>((i * 7919) % 2001 - 1000) / 64.0f; // ties at x/s = k + 0.5
+    w[i] = static_cast<float>((i * 7919) % 2001 - 1000) /
+           64.0f; // ties at x/s = k + 0.5
   w[5] = NAN;
   w[6] = INFINITY;
   w[7] = -INFINITY;
@@ -87,10 +88,12 @@ static int runAll(int64_t shift) {
   }
   Shifted<int8_t> q(rows * cols, shift);
   Shifted<float> y(rows * cols, shift), z(rows * cols, shift);
-  auto W = view(w, rows, cols), S = view(s, rows, blocks), O = view(o, rows, blocks);
+  auto W = view(w, rows, cols), S = view(s, rows, blocks),
+       O = view(o, rows, blocks);
   auto Q = q.view(rows, cols);
   auto Y = y.view(rows, cols), Z = z.view(rows, cols);
-  std::printf("outputs %lld elements past a 64-byte boundary\n", (long long)shift);
+  std::printf("outputs %lld elements past a 64-byte boundary\n",
+              (long long)shift);
   _mlir_ciface_quantize_block32(&W, &S, &O, &Q);
   _mlir_ciface_dequantize_block32(&Q, &S, &O, &Y);
 
@@ -104,8 +107,10 @@ static int runAll(int64_t shift) {
       if (!sameBits((static_cast<float>(q[i]) + o[e]) * s[e], y[i]))
         ++badDeq;
     }
-  std::printf("quantize_block32: %lld elements, %d mismatches\n", (long long)(rows * cols), bad);
-  std::printf("dequantize_block32: %lld elements, %d mismatches\n", (long long)(rows * cols), badDeq);
+  std::printf("quantize_block32: %lld elements, %d mismatches\n",
+              (long long)(rows * cols), bad);
+  std::printf("dequantize_block32: %lld elements, %d mismatches\n",
+              (long long)(rows * cols), badDeq);
 
   std::vector<float> sc(rows), oc(rows);
   for (int64_t r = 0; r < rows; ++r) {
@@ -118,11 +123,13 @@ static int runAll(int64_t shift) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       int64_t i = r * cols + c;
-      float ref = (quantizeRef(w[i], sc[r], oc[r], 0.0f, 255.0f) + oc[r]) * sc[r];
+      float ref =
+          (quantizeRef(w[i], sc[r], oc[r], 0.0f, 255.0f) + oc[r]) * sc[r];
       if (!sameBits(ref, z[i]))
         ++badQdq;
     }
-  std::printf("qdq_per_channel: %lld elements, %d mismatches\n", (long long)(rows * cols), badQdq);
+  std::printf("qdq_per_channel: %lld elements, %d mismatches\n",
+              (long long)(rows * cols), badQdq);
   std::printf("q[0][0..8] =");
   for (int c = 0; c < 8; ++c)
     std::printf(" %d", q[c]);

@@ -1,4 +1,4 @@
-//===- ConstantFolding.h - Evaluate quant_affine ops on constants -*- C++ -*-===//
+//===- ConstantFolding.h - quant_affine ops on constants --------*- C++ -*-===//
 //
 // Part of the quant-affine project.
 //

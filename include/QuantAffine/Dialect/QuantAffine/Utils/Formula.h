@@ -118,12 +118,10 @@ dequantizeInCompute(Arith &a, typename Arith::Value q, typename Arith::Value s,
 /// One element of `kind` from operands of element types `inputElem`,
 /// `scaleElem`, `offsetElem` (null without offset) to `resultElem`.
 template <typename Arith>
-typename Arith::Value
-evaluateEncodingOp(Arith &a, EncodingOpKind kind, QuantRange range,
-                   typename Arith::Value x, Type inputElem,
-                   typename Arith::Value s, Type scaleElem,
-                   std::optional<typename Arith::Value> o, Type offsetElem,
-                   Type resultElem) {
+typename Arith::Value evaluateEncodingOp(
+    Arith &a, EncodingOpKind kind, QuantRange range, typename Arith::Value x,
+    Type inputElem, typename Arith::Value s, Type scaleElem,
+    std::optional<typename Arith::Value> o, Type offsetElem, Type resultElem) {
   bool isSigned = range.isSigned();
   auto xc = readInCompute(a, x, inputElem, isSigned);
   auto sc = readInCompute(a, s, scaleElem, isSigned);
