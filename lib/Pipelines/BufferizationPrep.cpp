@@ -214,9 +214,9 @@ struct GuardEmptyTensorEliminationPass
   }
 
   /// The tensor.empty ops that `source` may be computed in (through DPS
-  /// inits, reshapes and, conservatively, every tensor operand of any other
-  /// op, such as a call whose callee returns its argument), if a value on
-  /// the way has another use; none otherwise.
+  /// inits, reshapes, the values region ops yield and, conservatively, every
+  /// tensor operand of any other op, such as a call whose callee returns its
+  /// argument), if a value on the way has another use; none otherwise.
   static SmallVector<tensor::EmptyOp> findUnsafeRoots(Value source) {
     bool shared = false;
     SmallVector<tensor::EmptyOp> roots;
@@ -245,6 +245,13 @@ struct GuardEmptyTensorEliminationPass
       for (Value operand : def->getOperands())
         if (isa<TensorType>(operand.getType()))
           worklist.push_back(operand);
+      // A region op's results are what its regions yield (scf.if, scf.for).
+      for (Region &region : def->getRegions())
+        for (Block &block : region)
+          if (block.mightHaveTerminator())
+            for (Value operand : block.getTerminator()->getOperands())
+              if (isa<TensorType>(operand.getType()))
+                worklist.push_back(operand);
     }
     if (!shared)
       roots.clear();

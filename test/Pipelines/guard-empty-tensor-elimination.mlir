@@ -40,3 +40,21 @@ func.func @through_call(%x: tensor<4xf32>, %out: memref<4xf32>) -> tensor<4xf32>
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<4xf32>, memref<4xf32>) -> ()
   return %y : tensor<4xf32>
 }
+
+// Through the branches of an scf.if: the value it yields in one branch is
+// also returned (progtest seed 20261124 program 224).
+// CHECK-LABEL: func.func @through_if
+// CHECK-NOT: tensor.empty
+// CHECK: bufferization.alloc_tensor() : tensor<4xf32>
+func.func @through_if(%x: tensor<4xf32>, %c: i1, %out: memref<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.copy ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = scf.if %c -> (tensor<4xf32>) {
+    scf.yield %y : tensor<4xf32>
+  } else {
+    %s = math.sin %y : tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<4xf32>, memref<4xf32>) -> ()
+  return %y : tensor<4xf32>
+}
