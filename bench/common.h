@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What the CPU and GPU benchmark harnesses share: the strided memref
 // descriptor that llvm.emit_c_interface functions take, the table entry for a
 // compiled kernel, and the layout of each encoding's scales.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compile-time figures for the benchmark report:
 #  - lowering (--quant-affine-cpu-pipeline) and code generation
 #    (mlir-translate, clang -O3 -c) of a module with 1,000 quant_affine ops;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // How fast can cache-resident quantize be on this CPU at all? Times, on a
 // 256 x 1024 f32 tensor that stays in cache, the per-element work of
 // quantize (f32 to i8, per-tensor scale) written with AVX-512 intrinsics:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Write the benchmark kernels for one tensor size.
 
 usage: gen_kernels.py M N OUT_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Write a module with COUNT quant_affine ops (default 1000) for compile-time
 measurement: functions of PER_FUNC ops (default 10; PER_FUNC = COUNT makes
 one chain), each a chain of quantize, dequantize and qdq ops on 256 x 512

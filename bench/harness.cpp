@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The CPU benchmark for one tensor size (the kernels are compiled for it).
 //
 // Measures, interleaved round by round, the memory-system limits of the three

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Turn the harness CSVs into the benchmark report.
 
 usage: report.py OUT_DIR SIZE...   (SIZE as 4096x4096; reads OUT_DIR/SIZE/results.csv)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The CPU benchmark, in one command from the repository root:
 #
 #   bash bench/run.sh            # all sizes, 10 rounds

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #===- QuantAffineSanitizers.cmake - ASan/UBSan build of our code -*- cmake -*-===//
 #
 # QUANT_AFFINE_USE_SANITIZER, in LLVM's style: "Address", "Undefined" or

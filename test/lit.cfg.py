@@ -1,4 +1,5 @@
 # -*- Python -*-
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lit configuration for the quant-affine regression tests.
 
 import os

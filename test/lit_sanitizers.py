@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Environment for tests of a sanitizer build (-DQUANT_AFFINE_USE_SANITIZER=...),
 # shared by test/lit.cfg.py, test/Unit/lit.cfg.py and the lit.local.cfg of the
 # tests that load our CUDA runtime into mlir-runner. Does nothing otherwise.

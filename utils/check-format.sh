@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Checks that every tracked C and C++ file is formatted as .clang-format (LLVM
 # style) says, with clang-format 22. Prints the files that are not and exits
 # non-zero; `utils/check-format.sh --fix` formats them in place.

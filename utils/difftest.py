@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Differential tester for quant_affine rewrites.
 
 usage: utils/difftest.py [--seed S] [--count N] [--opt TOOL] [--runner RUNNER]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Print the objects that gpu.binary ops hold, decoded from MLIR's escapes.
 
 usage: quant-affine-opt ... --quant-affine-gpu-pipeline=format=isa \\

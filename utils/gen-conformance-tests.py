@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Generate the CPU execution tests from the shared AIMET conformance data.
 
 usage: /usr/bin/python3 utils/gen-conformance-tests.py PATH/TO/shared/conformance

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what quant-affine needs on Debian 12 (bookworm), as root: LLVM/MLIR
 # 22 from bookworm-security, the build tools, and GoogleTest for the unit
 # tests. Safe to run again.

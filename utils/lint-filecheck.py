@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Flag FileCheck directives that FileCheck 22 would silently ignore.
 
 FileCheck treats `// CHECK-LABEL @f` (no colon), `// CHEKC:` or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Robustness check: mutated quant_affine IR must give diagnostics, not crashes.
 
 Takes the op lines of the given .mlir files, applies random mutations,

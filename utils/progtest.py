@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Whole-program differential tester for quant-affine.
 
 usage: utils/progtest.py [--seed S] [--count N] [--jobs J] [--batch B]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Shared by utils/difftest.py and utils/progtest.py: element types, bit
 patterns, MLIR literals, and a pure-Python model of the float arithmetic and
 of the quant_affine formula (no NumPy: the lit suite's Python need not have

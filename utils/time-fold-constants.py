@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Time --quant-affine-fold-constants on a 4096x4096 block-32 int4 weight.
 
 usage: utils/time-fold-constants.py [build/bin/quant-affine-opt]

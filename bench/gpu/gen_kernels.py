@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Write the GPU benchmark kernels for one size: quantize (f32 -> i8),
 dequantize (i8 -> f32) and qdq (f32 -> f32) with the 8-bit range and a
 per-tensor, per-channel, block-32 or block-128 encoding, as quant_affine

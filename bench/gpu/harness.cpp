@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The GPU benchmark for one tensor size (the kernels are compiled for it).
 //
 // Our kernels run through their compiled host code (_mlir_ciface_*), which

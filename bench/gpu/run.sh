@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The GPU benchmark, in one command from the repository root:
 #
 #   bash bench/gpu/run.sh          # 4096x4096 and 8192x8192, 10 rounds

@@ -1,6 +1,8 @@
 //===- CarryBF16AsI16.cpp - bf16 values in LLVM IR carried as i16 ---------===//
 //
-// Part of the quant-affine project.
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,4 +1,5 @@
 # -*- Python -*-
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lit configuration for the GoogleTest unit tests: every TEST() is one lit test.
 
 import os

@@ -1,6 +1,8 @@
 //===- QuantAffineCanonicalize.cpp - exact canonicalization patterns ------===//
 //
-// Part of the quant-affine project.
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

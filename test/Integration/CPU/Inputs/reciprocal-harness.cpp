@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Differential test of quant-affine-divide-by-reciprocal: the compiled
 // quantize/qdq (rows of 16 lanes sharing a scale) against true division in
 // C++, bit for bit (NaN equals NaN). See divide-by-reciprocal.mlir.

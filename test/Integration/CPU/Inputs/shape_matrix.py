@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Every static/dynamic combination of input, scale and offset sizes with
 every kind of block, compiled and run, compared bit for bit with the Python
 reference (utils/qatest_common.py).
