@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -31,10 +32,10 @@ protected:
   FloatType f64 = Float64Type::get(&ctx);
 
   FloatType qdq(FloatType t, QuantRange r) {
-    return getEffectiveComputeType(EncodingOpKind::QDQ, t, r);
+    return getEffectiveComputeType(QuantizerKind::QDQ, t, r);
   }
   FloatType quantize(FloatType t, QuantRange r) {
-    return getEffectiveComputeType(EncodingOpKind::Quantize, t, r);
+    return getEffectiveComputeType(QuantizerKind::Quantize, t, r);
   }
 };
 } // namespace
@@ -92,28 +93,33 @@ TEST_F(ComputeTypeTest, QuantizeFollowsQDQRule) {
 
 TEST_F(ComputeTypeTest, DequantizeUsesResultType) {
   EXPECT_EQ(
-      getEffectiveComputeType(EncodingOpKind::Dequantize, bf16, {-128, 127}),
+      getEffectiveComputeType(QuantizerKind::Dequantize, bf16, {-128, 127}),
       bf16);
-  EXPECT_EQ(getEffectiveComputeType(EncodingOpKind::Dequantize, f32,
+  EXPECT_EQ(getEffectiveComputeType(QuantizerKind::Dequantize, f32,
                                     *QuantRange::fromBitwidth(32, true)),
             f32);
 }
 
 TEST_F(ComputeTypeTest, ExplicitWins) {
   EXPECT_EQ(
-      getEffectiveComputeType(EncodingOpKind::QDQ, bf16, {-128, 127}, bf16),
+      getEffectiveComputeType(QuantizerKind::QDQ, bf16, {-128, 127}, bf16),
       bf16);
   EXPECT_EQ(
-      getEffectiveComputeType(EncodingOpKind::Dequantize, f16, {0, 255}, f64),
+      getEffectiveComputeType(QuantizerKind::Dequantize, f16, {0, 255}, f64),
       f64);
 }
 
-TEST_F(ComputeTypeTest, RoundsThroughF32) {
-  EXPECT_TRUE(roundsThroughF32(f64, f16));
-  EXPECT_TRUE(roundsThroughF32(f64, bf16));
-  EXPECT_FALSE(roundsThroughF32(f64, f32));
-  EXPECT_FALSE(roundsThroughF32(f32, f16));
-  EXPECT_FALSE(roundsThroughF32(f64, IntegerType::get(&ctx, 8)));
+// f64 results are rounded to f16/bf16 through f32 (AIMET), and f16 <-> bf16
+// goes through f32, which holds both; everything else rounds once.
+TEST_F(ComputeTypeTest, ConversionIntermediate) {
+  EXPECT_EQ(conversionIntermediate(f64, f16), f32);
+  EXPECT_EQ(conversionIntermediate(f64, bf16), f32);
+  EXPECT_EQ(conversionIntermediate(f16, bf16), f32);
+  EXPECT_EQ(conversionIntermediate(bf16, f16), f32);
+  EXPECT_EQ(conversionIntermediate(f64, f32), std::nullopt);
+  EXPECT_EQ(conversionIntermediate(f32, f16), std::nullopt);
+  EXPECT_EQ(conversionIntermediate(f16, f64), std::nullopt);
+  EXPECT_EQ(conversionIntermediate(f32, f32), std::nullopt);
 }
 
 // An explicit compute type with an integer result must hold qmin and qmax

@@ -200,28 +200,28 @@ bool isElementwiseForm(Operation *op) {
   return !isa<TensorType>(op->getOperand(0).getType());
 }
 
-/// Lowers one scalar/vector op; `Kind` selects the formula.
-template <typename OpT, EncodingOpKind Kind>
-struct EncodingOpToArith : OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+/// Lowers one scalar/vector quantizer op: its spec's formula, emitted.
+struct QuantizerToArith : OpInterfaceConversionPattern<QuantizerOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 
   LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+  matchAndRewrite(QuantizerOpInterface op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     if (!isElementwiseForm(op))
       return rewriter.notifyMatchFailure(op, "tensor form: lower to linalg");
-    ArithEmitter emitter(rewriter, op.getLoc(), op.getInput().getType(),
-                         op.getEffectiveComputeType());
+    QuantizerSpec spec = op.getSpec();
+    Value input = operands[0], scale = operands[1];
+    ArithEmitter emitter(rewriter, op.getLoc(), input.getType(),
+                         spec.computeType);
     std::optional<Value> offset;
     Type offsetElem;
-    if (Value o = adaptor.getOffset()) {
-      offset = o;
-      offsetElem = getElementTypeOrSelf(o);
+    if (operands.size() > 2) {
+      offset = operands[2];
+      offsetElem = getElementTypeOrSelf(operands[2]);
     }
-    Value result = evaluateEncodingOp(
-        emitter, Kind, op.getRange(), adaptor.getInput(),
-        getElementTypeOrSelf(adaptor.getInput()), adaptor.getScale(),
-        getElementTypeOrSelf(adaptor.getScale()), offset, offsetElem,
+    Value result = evaluateQuantizer(
+        emitter, spec.formula, spec.range, input, getElementTypeOrSelf(input),
+        scale, getElementTypeOrSelf(scale), offset, offsetElem,
         getElementTypeOrSelf(op.getResult().getType()));
     rewriter.replaceOp(op, result);
     return success();
@@ -253,8 +253,5 @@ void mlir::quant_affine::configureQuantAffineToArithTarget(
 
 void mlir::quant_affine::populateQuantAffineToArithConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<EncodingOpToArith<QuantizeOp, EncodingOpKind::Quantize>,
-               EncodingOpToArith<DequantizeOp, EncodingOpKind::Dequantize>,
-               EncodingOpToArith<QDQOp, EncodingOpKind::QDQ>>(
-      patterns.getContext());
+  patterns.add<QuantizerToArith>(patterns.getContext());
 }

@@ -41,7 +41,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -171,7 +170,7 @@ struct EncodingOperands {
   std::optional<ArrayRef<int64_t>> blockSize;
 };
 
-template <typename OpT> EncodingOperands getEncodingOperands(OpT op) {
+EncodingOperands getEncodingOperands(QuantizerOpInterface op) {
   EncodingOperands operands{op.getInput(), op.getScale(), op.getOffset(),
                             std::nullopt};
   if (op.getBlockSizeAttr())
@@ -332,7 +331,7 @@ public:
       if (isa<RankedTensorType>(castOp.getSource().getType()))
         join(of(castOp.getSource()));
     } else if (Operation *producer = v.getDefiningOp();
-               producer && isa<QuantizeOp, DequantizeOp, QDQOp>(producer) &&
+               producer && isa<QuantizerOpInterface>(producer) &&
                isa<RankedTensorType>(producer->getOperand(0).getType())) {
       const ShapeFacts &producerFacts = facts(producer);
       if (!producerFacts.error)
@@ -347,22 +346,17 @@ public:
     auto found = opFacts.find(op);
     if (found != opFacts.end())
       return found->second;
-    ShapeFacts result = TypeSwitch<Operation *, ShapeFacts>(op)
-                            .Case<QuantizeOp, DequantizeOp, QDQOp>(
-                                [&](auto op) { return compute(op); });
+    ShapeFacts result =
+        compute(getEncodingOperands(cast<QuantizerOpInterface>(op)), this);
     return opFacts[op] = result;
   }
 
   /// The facts of `op` from its own types alone.
-  template <typename OpT> static ShapeFacts fromTypes(OpT op) {
+  static ShapeFacts fromTypes(QuantizerOpInterface op) {
     return compute(getEncodingOperands(op), nullptr);
   }
 
 private:
-  template <typename OpT> ShapeFacts compute(OpT op) {
-    return compute(getEncodingOperands(op), this);
-  }
-
   static ShapeFacts compute(const EncodingOperands &v, KnownShapes *known) {
     auto shapeOf = [&](Value value) -> SmallVector<int64_t> {
       if (known)
@@ -409,14 +403,15 @@ TypedAttr splatValueOf(Value v) {
   return attr.getSplatValue<TypedAttr>();
 }
 
-/// Lowers one tensor op to linalg.generic.
-template <typename OpT> struct EncodingOpToLinalg : OpConversionPattern<OpT> {
-  EncodingOpToLinalg(MLIRContext *ctx, RuntimeCheckEmitter *checks,
-                     KnownShapes *known)
-      : OpConversionPattern<OpT>(ctx), checks(checks), known(known) {}
+/// Lowers one tensor quantizer op to linalg.generic.
+struct QuantizerToLinalg : OpInterfaceConversionPattern<QuantizerOpInterface> {
+  QuantizerToLinalg(MLIRContext *ctx, RuntimeCheckEmitter *checks,
+                    KnownShapes *known)
+      : OpInterfaceConversionPattern<QuantizerOpInterface>(ctx), checks(checks),
+        known(known) {}
 
   LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+  matchAndRewrite(QuantizerOpInterface op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     if (!isa<RankedTensorType>(op.getInput().getType()))
       return rewriter.notifyMatchFailure(op, "scalar/vector form: use arith");
@@ -425,9 +420,9 @@ template <typename OpT> struct EncodingOpToLinalg : OpConversionPattern<OpT> {
     if (facts.error)
       return rewriter.notifyMatchFailure(op, *facts.error);
     EncodingOperands v = getEncodingOperands(op);
-    v.input = adaptor.getInput();
-    v.scale = adaptor.getScale();
-    v.offset = adaptor.getOffset();
+    v.input = operands[0];
+    v.scale = operands[1];
+    v.offset = operands.size() > 2 ? operands[2] : Value();
     ShapeBuilder sb{rewriter, loc};
     if (checks && failed(emitRuntimeChecks(*checks, sb, op, v)))
       return failure();
@@ -457,17 +452,19 @@ template <typename OpT> struct EncodingOpToLinalg : OpConversionPattern<OpT> {
   }
 
 private:
-  /// The scalar op the generic body computes, with the same properties.
-  static Value buildScalarOp(OpT op, OpBuilder &b, Location loc, Value x,
+  /// The scalar op the generic body computes: a copy with every property
+  /// but the block sizes (which the indexing maps now express).
+  static Value buildScalarOp(QuantizerOpInterface op, OpBuilder &b, Value x,
                              Value s, Value o, Type resultElem) {
-    return OpT::create(b, loc, resultElem, x, s, o, op.getQminAttr(),
-                       op.getQmaxAttr(), DenseI64ArrayAttr(),
-                       op.getComputeTypeAttr());
+    QuantizerOpInterface scalar = op.cloneWith(b, x, s, o, resultElem);
+    scalar.setBlockSizeAttr(DenseI64ArrayAttr());
+    return scalar.getResult();
   }
 
   /// Blocks through tensor.expand_shape, scales through indexing maps.
-  Value lowerWithMaps(OpT op, ShapeBuilder &sb, Value input, Value scale,
-                      Value offset, const EncodingLayout &layout) const {
+  Value lowerWithMaps(QuantizerOpInterface op, ShapeBuilder &sb, Value input,
+                      Value scale, Value offset,
+                      const EncodingLayout &layout) const {
     OpBuilder &b = sb.b;
     Location loc = sb.loc;
     auto inputType = cast<RankedTensorType>(input.getType());
@@ -555,7 +552,7 @@ private:
           };
           Value s = operandOf(scaleSplat);
           Value o = hasOffset ? operandOf(offsetSplat) : Value();
-          Value r = buildScalarOp(op, nb, nloc, args[0], s, o, resultElem);
+          Value r = buildScalarOp(op, nb, args[0], s, o, resultElem);
           linalg::YieldOp::create(nb, nloc, r);
         });
     Value result = generic.getResult(0);
@@ -567,8 +564,9 @@ private:
 
   /// Scales read with tensor.extract at floor(j / B): the general fallback
   /// for dims whose block count and size are both dynamic.
-  Value lowerWithGather(OpT op, ShapeBuilder &sb, Value input, Value scale,
-                        Value offset, const EncodingLayout &layout) const {
+  Value lowerWithGather(QuantizerOpInterface op, ShapeBuilder &sb, Value input,
+                        Value scale, Value offset,
+                        const EncodingLayout &layout) const {
     OpBuilder &b = sb.b;
     Location loc = sb.loc;
     int64_t n = layout.inputRank;
@@ -602,7 +600,7 @@ private:
           Value o = offset ? tensor::ExtractOp::create(nb, nloc, offset, index)
                                  .getResult()
                            : Value();
-          Value r = buildScalarOp(op, nb, nloc, args[0], s, o, resultElem);
+          Value r = buildScalarOp(op, nb, args[0], s, o, resultElem);
           linalg::YieldOp::create(nb, nloc, r);
         });
     return generic.getResult(0);
@@ -623,7 +621,7 @@ struct ConvertQuantAffineToLinalgPass
     KnownShapes known;
     bool wrongShapes = false;
     getOperation()->walk([&](Operation *op) {
-      if (!isa<QuantizeOp, DequantizeOp, QDQOp>(op) ||
+      if (!isa<QuantizerOpInterface>(op) ||
           !isa<RankedTensorType>(op->getOperand(0).getType()))
         return;
       if (const std::optional<std::string> &error = known.facts(op).error) {
@@ -646,9 +644,8 @@ struct ConvertQuantAffineToLinalgPass
     if (runtimeChecks)
       checks.emplace(getOperation());
     RewritePatternSet patterns(&getContext());
-    patterns.add<EncodingOpToLinalg<QuantizeOp>,
-                 EncodingOpToLinalg<DequantizeOp>, EncodingOpToLinalg<QDQOp>>(
-        &getContext(), checks ? &*checks : nullptr, &known);
+    patterns.add<QuantizerToLinalg>(&getContext(), checks ? &*checks : nullptr,
+                                    &known);
     populateQuantAffineToArithConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
@@ -661,6 +658,5 @@ struct ConvertQuantAffineToLinalgPass
 void mlir::quant_affine::populateQuantAffineToLinalgConversionPatterns(
     RewritePatternSet &patterns, RuntimeCheckEmitter *checks) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<EncodingOpToLinalg<QuantizeOp>, EncodingOpToLinalg<DequantizeOp>,
-               EncodingOpToLinalg<QDQOp>>(ctx, checks, /*known=*/nullptr);
+  patterns.add<QuantizerToLinalg>(ctx, checks, /*known=*/nullptr);
 }

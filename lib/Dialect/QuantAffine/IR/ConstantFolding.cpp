@@ -20,6 +20,7 @@
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APSInt.h"
@@ -197,43 +198,13 @@ bool isSplatOperand(Attribute attr) {
   return dense && dense.isSplat();
 }
 
-EncodingOpKind kindOf(Operation *op) {
-  if (isa<QuantizeOp>(op))
-    return EncodingOpKind::Quantize;
-  if (isa<DequantizeOp>(op))
-    return EncodingOpKind::Dequantize;
-  return EncodingOpKind::QDQ;
-}
-
-/// The pieces of an op the evaluation needs, whichever op it is.
-struct EncodingOpView {
-  QuantRange range;
-  FloatType compute;
-  std::optional<ArrayRef<int64_t>> blockSize;
-};
-
-EncodingOpView viewOf(Operation *op) {
-  EncodingOpView view;
-  auto fill = [&](auto typed) {
-    view.range = typed.getRange();
-    view.compute = typed.getEffectiveComputeType();
-    if (typed.getBlockSizeAttr())
-      view.blockSize = typed.getBlockSizeAttr().asArrayRef();
-  };
-  if (auto q = dyn_cast<QuantizeOp>(op))
-    fill(q);
-  else if (auto d = dyn_cast<DequantizeOp>(op))
-    fill(d);
-  else
-    fill(cast<QDQOp>(op));
-  return view;
-}
-
 } // namespace
 
-Attribute mlir::quant_affine::foldEncodingOpConstants(
-    Operation *op, ArrayRef<Attribute> operands, int64_t maxElements) {
-  bool hasOffset = op->getNumOperands() == 3;
+Attribute
+mlir::quant_affine::foldQuantizerConstants(QuantizerOpInterface op,
+                                           ArrayRef<Attribute> operands,
+                                           int64_t maxElements) {
+  bool hasOffset = static_cast<bool>(op.getOffset());
   if (operands.size() < 2 || !isConstantOperand(operands[0]) ||
       !isConstantOperand(operands[1]) ||
       (hasOffset && !isConstantOperand(operands[2])))
@@ -253,18 +224,16 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
        shaped.getNumElements() > kMaxMaterializedElements))
     return {};
 
-  EncodingOpView view = viewOf(op);
-  EncodingOpKind kind = kindOf(op);
-  Type inputElem = getElementTypeOrSelf(op->getOperand(0));
-  Type scaleElem = getElementTypeOrSelf(op->getOperand(1));
-  Type offsetElem =
-      hasOffset ? getElementTypeOrSelf(op->getOperand(2)) : Type();
+  QuantizerSpec spec = op.getSpec();
+  Type inputElem = getElementTypeOrSelf(op.getInput());
+  Type scaleElem = getElementTypeOrSelf(op.getScale());
+  Type offsetElem = hasOffset ? getElementTypeOrSelf(op.getOffset()) : Type();
   Type resultElem = getElementTypeOrSelf(resultType);
-  bool isSigned = view.range.isSigned();
-  bool native = nativeIsExact(view.compute,
+  bool isSigned = spec.range.isSigned();
+  bool native = nativeIsExact(spec.computeType,
                               {inputElem, scaleElem, offsetElem, resultElem});
-  APFloatArith arith{view.compute};
-  NativeArith nativeArith{view.compute, view.compute.isF32()};
+  APFloatArith arith{spec.computeType};
+  NativeArith nativeArith{spec.computeType, spec.computeType.isF32()};
 
   // One element, as an APFloat or APInt of the result type.
   auto evaluate = [&](int64_t inputIndex, int64_t scaleIndex) -> Scalar {
@@ -272,8 +241,8 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
       std::optional<NativeScalar> offset;
       if (hasOffset)
         offset = readNative(operands[2], scaleIndex, isSigned);
-      NativeScalar r = evaluateEncodingOp(
-          nativeArith, kind, view.range,
+      NativeScalar r = evaluateQuantizer(
+          nativeArith, spec.formula, spec.range,
           readNative(operands[0], inputIndex, isSigned), inputElem,
           readNative(operands[1], scaleIndex, isSigned), scaleElem, offset,
           offsetElem, resultElem);
@@ -291,10 +260,10 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
     std::optional<Scalar> offset;
     if (hasOffset)
       offset = readElement(operands[2], scaleIndex);
-    return evaluateEncodingOp(arith, kind, view.range,
-                              readElement(operands[0], inputIndex), inputElem,
-                              readElement(operands[1], scaleIndex), scaleElem,
-                              offset, offsetElem, resultElem);
+    return evaluateQuantizer(arith, spec.formula, spec.range,
+                             readElement(operands[0], inputIndex), inputElem,
+                             readElement(operands[1], scaleIndex), scaleElem,
+                             offset, offsetElem, resultElem);
   };
 
   if (!shaped) { // scalar form
@@ -313,37 +282,33 @@ Attribute mlir::quant_affine::foldEncodingOpConstants(
     return DenseElementsAttr::get(shaped, ArrayRef<llvm::APInt>(r.i));
   }
 
-  // Tensor form: element j uses scale[floor(j / B)] over the trailing dims;
-  // the vector form is elementwise (scale index = input index).
+  // Tensor form: element j uses scale[floor(j / B)] over the trailing dims
+  // (scaleIndexOf); the vector form is elementwise (scale index = input
+  // index).
   ArrayRef<int64_t> shape = shaped.getShape();
   SmallVector<int64_t> scaleShape(shape);
   SmallVector<int64_t> blocks(shape.size(), 1);
   if (isa<RankedTensorType>(resultType)) {
-    scaleShape = llvm::to_vector(
-        cast<ShapedType>(op->getOperand(1).getType()).getShape());
-    blocks = resolveBlockSizes(shape, scaleShape, view.blockSize);
+    scaleShape =
+        llvm::to_vector(cast<ShapedType>(op.getScale().getType()).getShape());
+    blocks = resolveBlockSizes(shape, scaleShape, spec.getBlockSize());
   }
-  SmallVector<int64_t> scaleStrides(scaleShape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(scaleShape.size()) - 2; d >= 0; --d)
-    scaleStrides[d] = scaleStrides[d + 1] * scaleShape[d + 1];
+  SmallVector<int64_t> scaleStrides = computeStrides(scaleShape);
 
-  int64_t n = shaped.getNumElements(), rank = shape.size(),
-          k = scaleShape.size();
+  int64_t n = shaped.getNumElements(), rank = shape.size();
   SmallVector<int64_t> index(rank, 0);
   SmallVector<llvm::APFloat> floats;
   SmallVector<llvm::APInt> ints;
   bool floatResult = isa<FloatType>(resultElem);
   (floatResult ? (void)floats.reserve(n) : (void)ints.reserve(n));
   for (int64_t j = 0; j < n; ++j) {
-    int64_t scaleIndex = 0;
-    for (int64_t d = 0; d < k; ++d)
-      scaleIndex += (blocks[d] == 0 ? 0 : index[rank - k + d] / blocks[d]) *
-                    scaleStrides[d];
+    int64_t scaleIndex = linearize(scaleIndexOf(index, blocks), scaleStrides);
     Scalar r = evaluate(j, scaleIndex);
     if (floatResult)
       floats.push_back(r.f);
     else
       ints.push_back(r.i);
+    // The next input index, row-major.
     for (int64_t d = rank - 1; d >= 0 && ++index[d] == shape[d]; --d)
       index[d] = 0;
   }

@@ -113,7 +113,7 @@ bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
 
 /// Whether quantizing the dequantized grid of `op`'s constant encoding in C
 /// returns every grid value (integer offsets, roundTripsGrid).
-template <typename OpT> bool gridRoundTrips(OpT op, FloatType c) {
+bool gridRoundTrips(QuantizerOpInterface op, FloatType c) {
   std::optional<uint64_t> maxK =
       maxGridPlusOffset(op.getRange(), op.getOffset(), c);
   return maxK && roundTripsGrid(*maxK, op.getScale(), c);
@@ -131,28 +131,40 @@ bool sameOperand(Value a, Value b) {
 
 /// Whether two ops use the same encoding: same scale and offset, grid,
 /// block sizes and effective compute type.
-template <typename A, typename B> bool sameEncoding(A a, B b) {
+bool sameEncoding(QuantizerOpInterface a, QuantizerOpInterface b) {
   return sameOperand(a.getScale(), b.getScale()) &&
          sameOperand(a.getOffset(), b.getOffset()) &&
-         a.getRange() == b.getRange() &&
-         a.getBlockSizeAttr() == b.getBlockSizeAttr() &&
-         a.getEffectiveComputeType() == b.getEffectiveComputeType();
+         a.getSpec().sameEncodingAs(b.getSpec());
 }
+
+/// Gives `op` a new scale and offset (null: none) and block sizes (null:
+/// none), in place.
+void replaceEncoding(PatternRewriter &rewriter, QuantizerOpInterface op,
+                     Value scale, Value offset, DenseI64ArrayAttr blockSize) {
+  rewriter.modifyOpInPlace(op, [&] {
+    op.getScaleMutable().assign(scale);
+    if (offset)
+      op.getOffsetMutable().assign(offset);
+    op.setBlockSizeAttr(blockSize);
+  });
+}
+
+using QuantizerPattern = OpInterfaceRewritePattern<QuantizerOpInterface>;
 
 //===----------------------------------------------------------------------===//
 // Patterns on one op
 //===----------------------------------------------------------------------===//
 
 /// A compute_type equal to what the default rule picks says nothing: drop it.
-template <typename OpT> struct DropDefaultComputeType : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
+struct DropDefaultComputeType : QuantizerPattern {
+  using QuantizerPattern::QuantizerPattern;
+  LogicalResult matchAndRewrite(QuantizerOpInterface op,
                                 PatternRewriter &rewriter) const override {
     if (!op.getComputeTypeAttr())
       return rewriter.notifyMatchFailure(op, "no compute_type");
     FloatType explicitType = op.getEffectiveComputeType();
     rewriter.startOpModification(op);
-    op.removeComputeTypeAttr();
+    op.setComputeTypeAttr(TypeAttr());
     if (op.getEffectiveComputeType() != explicitType) {
       op.setComputeTypeAttr(TypeAttr::get(explicitType));
       rewriter.cancelOpModification(op);
@@ -166,9 +178,9 @@ template <typename OpT> struct DropDefaultComputeType : OpRewritePattern<OpT> {
 /// block_size normalized: dropped where every scale dim is broadcast (size 1)
 /// or per element (block 1), which is the same encoding without it; otherwise
 /// wildcards resolved where the shapes are static.
-template <typename OpT> struct NormalizeBlockSize : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
+struct NormalizeBlockSize : QuantizerPattern {
+  using QuantizerPattern::QuantizerPattern;
+  LogicalResult matchAndRewrite(QuantizerOpInterface op,
                                 PatternRewriter &rewriter) const override {
     DenseI64ArrayAttr attr = op.getBlockSizeAttr();
     if (!attr)
@@ -183,7 +195,8 @@ template <typename OpT> struct NormalizeBlockSize : OpRewritePattern<OpT> {
       redundant &= s == 1 || (b == 1 && !ShapedType::isDynamic(s));
     }
     if (redundant) {
-      rewriter.modifyOpInPlace(op, [&] { op.removeBlockSizeAttr(); });
+      rewriter.modifyOpInPlace(
+          op, [&] { op.setBlockSizeAttr(DenseI64ArrayAttr()); });
       return success();
     }
     SmallVector<int64_t> normalized(attr.asArrayRef());
@@ -201,9 +214,9 @@ template <typename OpT> struct NormalizeBlockSize : OpRewritePattern<OpT> {
 
 /// Splat scale (and splat or absent offset) tensors become per-tensor (rank 0)
 /// constants: every element used the same values anyway.
-template <typename OpT> struct ReduceUniformEncoding : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
+struct ReduceUniformEncoding : QuantizerPattern {
+  using QuantizerPattern::QuantizerPattern;
+  LogicalResult matchAndRewrite(QuantizerOpInterface op,
                                 PatternRewriter &rewriter) const override {
     auto scaleType = dyn_cast<RankedTensorType>(op.getScale().getType());
     if (!scaleType || (scaleType.getRank() == 0 && !op.getBlockSizeAttr()))
@@ -224,14 +237,9 @@ template <typename OpT> struct ReduceUniformEncoding : OpRewritePattern<OpT> {
           rewriter, op.getLoc(),
           DenseElementsAttr::get(type, cast<TypedAttr>(value)));
     };
-    Value newScale = rank0(op.getScale(), scale);
-    Value newOffset = offset ? rank0(op.getOffset(), offset) : Value();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getScaleMutable().assign(newScale);
-      if (newOffset)
-        op.getOffsetMutable().assign(newOffset);
-      op.removeBlockSizeAttr();
-    });
+    replaceEncoding(rewriter, op, rank0(op.getScale(), scale),
+                    offset ? rank0(op.getOffset(), offset) : Value(),
+                    DenseI64ArrayAttr());
     return success();
   }
 };
@@ -240,9 +248,9 @@ template <typename OpT> struct ReduceUniformEncoding : OpRewritePattern<OpT> {
 /// entry along it (size 1; a block there becomes -1, the whole input dim):
 /// every element still uses the same values. Full splats are
 /// ReduceUniformEncoding's.
-template <typename OpT> struct ReduceConstantDims : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
+struct ReduceConstantDims : QuantizerPattern {
+  using QuantizerPattern::QuantizerPattern;
+  LogicalResult matchAndRewrite(QuantizerOpInterface op,
                                 PatternRewriter &rewriter) const override {
     auto scaleType = dyn_cast<RankedTensorType>(op.getScale().getType());
     DenseFPElementsAttr scale, offset;
@@ -299,20 +307,16 @@ template <typename OpT> struct ReduceConstantDims : OpRewritePattern<OpT> {
       return arith::ConstantOp::create(
           rewriter, op.getLoc(), DenseElementsAttr::get(type, pick(values)));
     };
-    Value newScale = rebuild(op.getScale(), sv);
-    Value newOffset = offset ? rebuild(op.getOffset(), ov) : Value();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getScaleMutable().assign(newScale);
-      if (newOffset)
-        op.getOffsetMutable().assign(newOffset);
-      if (DenseI64ArrayAttr block = op.getBlockSizeAttr()) {
-        SmallVector<int64_t> blocks(block.asArrayRef());
-        for (int64_t d = 0; d < rank; ++d)
-          if (reduce[d])
-            blocks[d] = -1; // one block over the whole input dim
-        op.setBlockSizeAttr(rewriter.getDenseI64ArrayAttr(blocks));
-      }
-    });
+    DenseI64ArrayAttr newBlocks;
+    if (DenseI64ArrayAttr block = op.getBlockSizeAttr()) {
+      SmallVector<int64_t> blocks(block.asArrayRef());
+      for (int64_t d = 0; d < rank; ++d)
+        if (reduce[d])
+          blocks[d] = -1; // one block over the whole input dim
+      newBlocks = rewriter.getDenseI64ArrayAttr(blocks);
+    }
+    replaceEncoding(rewriter, op, rebuild(op.getScale(), sv),
+                    offset ? rebuild(op.getOffset(), ov) : Value(), newBlocks);
     return success();
   }
 };
@@ -324,18 +328,18 @@ template <typename OpT> struct ReduceConstantDims : OpRewritePattern<OpT> {
 ///   -0.0.
 /// - dequantize of floats and qdq keep it: (-0.0 + 0.0) * s is +0.0 * s, while
 ///   without the add -0.0 * s keeps the sign.
-template <typename OpT> struct DropZeroOffset : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
+struct DropZeroOffset : QuantizerPattern {
+  using QuantizerPattern::QuantizerPattern;
+  LogicalResult matchAndRewrite(QuantizerOpInterface op,
                                 PatternRewriter &rewriter) const override {
     std::optional<SmallVector<llvm::APFloat>> offsets =
         constantElements(op.getOffset());
     if (!offsets)
       return rewriter.notifyMatchFailure(op, "no constant offset");
     bool integerInput = isa<IntegerType>(getElementTypeOrSelf(op.getInput()));
-    bool allowNegativeZero =
-        isa<DequantizeOp>(op.getOperation()) && integerInput;
-    bool exact = isa<QuantizeOp>(op.getOperation()) || allowNegativeZero;
+    QuantizerFormula formula = op.getFormula();
+    bool allowNegativeZero = !formula.quantizes() && integerInput;
+    bool exact = !formula.dequantizes() || allowNegativeZero;
     if (!exact)
       return rewriter.notifyMatchFailure(op, "the add of zero changes -0.0");
     for (const llvm::APFloat &o : *offsets)
@@ -416,15 +420,19 @@ struct FoldDequantizeOfQuantize : OpRewritePattern<DequantizeOp> {
     } else if (!widensExactly(c, stored)) {
       return rewriter.notifyMatchFailure(op, "float q rounds");
     }
-    // The new qdq computes in C by the default rule for x's type unless told.
+    // The qdq keeps the dequantize's properties (a clone), computing in C:
+    // by the default rule for x's type unless told.
+    OperationState state(op.getLoc(), QDQOp::getOperationName());
+    state.addOperands(op->getOperands());
+    state.addTypes(op.getType());
+    state.propertiesAttr = op->getPropertiesAsAttribute();
+    auto qdq = cast<QDQOp>(rewriter.create(state));
+    qdq.getInputMutable().assign(x);
     FloatType qdqDefault = getEffectiveComputeType(
-        EncodingOpKind::QDQ, cast<FloatType>(getElementTypeOrSelf(x)),
+        QuantizerKind::QDQ, cast<FloatType>(getElementTypeOrSelf(x)),
         op.getRange());
-    rewriter.replaceOpWithNewOp<QDQOp>(
-        op, x, op.getScale(), op.getOffset(), op.getRange(),
-        op.getBlockSizeAttr() ? op.getBlockSizeAttr().asArrayRef()
-                              : ArrayRef<int64_t>(),
-        qdqDefault == c ? Type() : Type(c));
+    qdq.setComputeTypeAttr(qdqDefault == c ? TypeAttr() : TypeAttr::get(c));
+    rewriter.replaceOp(op, qdq.getResult());
     return success();
   }
 };
@@ -458,25 +466,10 @@ struct FoldQuantizeOfDequantize : OpRewritePattern<QuantizeOp> {
 
 } // namespace
 
-void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                             MLIRContext *context) {
+void QuantAffineDialect::getCanonicalizationPatterns(
+    RewritePatternSet &patterns) const {
   patterns
-      .add<DropDefaultComputeType<QuantizeOp>, NormalizeBlockSize<QuantizeOp>,
-           ReduceUniformEncoding<QuantizeOp>, ReduceConstantDims<QuantizeOp>,
-           DropZeroOffset<QuantizeOp>, FoldQuantizeOfDequantize>(context);
-}
-
-void DequantizeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                               MLIRContext *context) {
-  patterns.add<
-      DropDefaultComputeType<DequantizeOp>, NormalizeBlockSize<DequantizeOp>,
-      ReduceUniformEncoding<DequantizeOp>, ReduceConstantDims<DequantizeOp>,
-      DropZeroOffset<DequantizeOp>, FoldDequantizeOfQuantize>(context);
-}
-
-void QDQOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                        MLIRContext *context) {
-  patterns.add<DropDefaultComputeType<QDQOp>, NormalizeBlockSize<QDQOp>,
-               ReduceUniformEncoding<QDQOp>, ReduceConstantDims<QDQOp>,
-               DropZeroOffset<QDQOp>, FoldQDQOfQDQ>(context);
+      .add<DropDefaultComputeType, NormalizeBlockSize, ReduceUniformEncoding,
+           ReduceConstantDims, DropZeroOffset, FoldQDQOfQDQ,
+           FoldDequantizeOfQuantize, FoldQuantizeOfDequantize>(getContext());
 }

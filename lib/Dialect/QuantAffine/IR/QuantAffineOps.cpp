@@ -6,15 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The three ops share one verifier: it checks types and properties only, never
-// the values of other ops, so folding can never turn valid IR invalid. The
-// shape rules themselves live in Utils/Encoding.cpp.
+// The quantizer ops share one verifier: it checks types and properties only,
+// never the values of other ops, so folding can never turn valid IR invalid.
+// The shape rules themselves live in Utils/Encoding.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
-
-#include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -126,13 +124,7 @@ verifyEncodingOperand(Operation *op, StringRef name, Type input, Type encoding,
   return success();
 }
 
-/// Whether `OpT`'s result may be an integer (only quantize's may).
-template <typename OpT>
-static constexpr bool kHasIntegerResult = std::is_same_v<OpT, QuantizeOp>;
-
-/// The verifier shared by quantize, dequantize and qdq. It looks at types and
-/// properties only.
-template <typename OpT> static LogicalResult verifyEncodingOp(OpT op) {
+LogicalResult mlir::quant_affine::verifyQuantizerOp(QuantizerOpInterface op) {
   Operation *operation = op.getOperation();
   QuantRange range = op.getRange();
   if (!range.isValid())
@@ -199,64 +191,19 @@ template <typename OpT> static LogicalResult verifyEncodingOp(OpT op) {
   // integer: the clamp then keeps every value convertible. (The default rule
   // always picks such a type. qdq, dequantize and float results never convert
   // to an integer: there the rounded ends are ordinary values.)
-  if constexpr (kHasIntegerResult<OpT>) {
-    std::optional<Type> computeType = op.getComputeType();
-    if (computeType && isa<IntegerType>(getElementTypeOrSelf(result))) {
-      if (std::optional<std::string> error =
-              checkComputeTypeHoldsGrid(cast<FloatType>(*computeType), range))
-        return op.emitOpError()
-               << "'compute_type' " << *computeType << " cannot hold the grid ["
-               << range.qmin << ", " << range.qmax << "] of integer result "
-               << getElementTypeOrSelf(result) << ": " << *error
-               << "; with an integer result an explicit compute_type must "
-                  "represent qmin and qmax exactly";
-    }
+  TypeAttr computeType = op.getComputeTypeAttr();
+  if (computeType && isa<IntegerType>(getElementTypeOrSelf(result))) {
+    if (std::optional<std::string> error = checkComputeTypeHoldsGrid(
+            cast<FloatType>(computeType.getValue()), range))
+      return op.emitOpError()
+             << "'compute_type' " << computeType.getValue()
+             << " cannot hold the grid [" << range.qmin << ", " << range.qmax
+             << "] of integer result " << getElementTypeOrSelf(result) << ": "
+             << *error
+             << "; with an integer result an explicit compute_type must "
+                "represent qmin and qmax exactly";
   }
   return success();
-}
-
-LogicalResult QuantizeOp::verify() { return verifyEncodingOp(*this); }
-LogicalResult DequantizeOp::verify() { return verifyEncodingOp(*this); }
-LogicalResult QDQOp::verify() { return verifyEncodingOp(*this); }
-
-/// The explicit compute type of `op`, if any.
-template <typename OpT> static FloatType explicitComputeType(OpT op) {
-  if (std::optional<Type> type = op.getComputeType())
-    return cast<FloatType>(*type);
-  return {};
-}
-
-FloatType QuantizeOp::getEffectiveComputeType() {
-  return quant_affine::getEffectiveComputeType(
-      EncodingOpKind::Quantize,
-      cast<FloatType>(getElementTypeOrSelf(getInput())), getRange(),
-      explicitComputeType(*this));
-}
-
-FloatType DequantizeOp::getEffectiveComputeType() {
-  return quant_affine::getEffectiveComputeType(
-      EncodingOpKind::Dequantize,
-      cast<FloatType>(getElementTypeOrSelf(getResult())), getRange(),
-      explicitComputeType(*this));
-}
-
-FloatType QDQOp::getEffectiveComputeType() {
-  return quant_affine::getEffectiveComputeType(
-      EncodingOpKind::QDQ, cast<FloatType>(getElementTypeOrSelf(getInput())),
-      getRange(), explicitComputeType(*this));
-}
-
-OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
-  return foldEncodingOpConstants(*this, adaptor.getOperands(),
-                                 kCanonicalizeFoldLimit);
-}
-OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
-  return foldEncodingOpConstants(*this, adaptor.getOperands(),
-                                 kCanonicalizeFoldLimit);
-}
-OpFoldResult QDQOp::fold(FoldAdaptor adaptor) {
-  return foldEncodingOpConstants(*this, adaptor.getOperands(),
-                                 kCanonicalizeFoldLimit);
 }
 
 #define GET_OP_CLASSES

@@ -55,8 +55,7 @@ struct QuantAffineFoldConstantsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<quant_affine::QuantizeOp, quant_affine::DequantizeOp,
-              quant_affine::QDQOp>(op))
+      if (isa<quant_affine::QuantizerOpInterface>(op))
         ops.push_back(op);
     });
     OpBuilder builder(&getContext());
@@ -67,8 +66,10 @@ struct QuantAffineFoldConstantsPass
         (void)matchPattern(operand, m_Constant(&attr));
         operands.push_back(attr);
       }
-      auto folded = dyn_cast_or_null<TypedAttr>(
-          quant_affine::foldEncodingOpConstants(op, operands, maxElements));
+      auto folded =
+          dyn_cast_or_null<TypedAttr>(quant_affine::foldQuantizerConstants(
+              cast<quant_affine::QuantizerOpInterface>(op), operands,
+              maxElements));
       if (!folded)
         continue;
       builder.setInsertionPoint(op);

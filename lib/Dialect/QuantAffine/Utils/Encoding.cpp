@@ -271,13 +271,13 @@ bool mlir::quant_affine::isNumericallyStable(FloatType type, QuantRange range) {
   return range.numSteps() <= (uint64_t{1} << (precision - 3));
 }
 
-FloatType mlir::quant_affine::getEffectiveComputeType(EncodingOpKind kind,
+FloatType mlir::quant_affine::getEffectiveComputeType(QuantizerKind kind,
                                                       FloatType floatType,
                                                       QuantRange range,
                                                       FloatType explicitType) {
   if (explicitType)
     return explicitType;
-  if (kind == EncodingOpKind::Dequantize ||
+  if (kind == QuantizerKind::Dequantize ||
       isNumericallyStable(floatType, range))
     return floatType;
   MLIRContext *ctx = floatType.getContext();
@@ -285,10 +285,4 @@ FloatType mlir::quant_affine::getEffectiveComputeType(EncodingOpKind kind,
   if (isNumericallyStable(f32, range))
     return f32;
   return Float64Type::get(ctx);
-}
-
-bool mlir::quant_affine::roundsThroughF32(FloatType computeType,
-                                          Type resultType) {
-  Type elem = getElementTypeOrSelf(resultType);
-  return computeType.isF64() && (elem.isF16() || elem.isBF16());
 }

@@ -27,6 +27,8 @@ constexpr int64_t kCanonicalizeFoldLimit = 1 << 16;
 /// size), so such ops are never folded except to a splat.
 constexpr int64_t kMaxMaterializedElements = (int64_t{1} << 32) - 1;
 
+class QuantizerOpInterface;
+
 /// Evaluates a quantize, dequantize or qdq whose input, scale and offset are
 /// the constants `operands` (FloatAttr/IntegerAttr for the scalar form, dense
 /// elements otherwise), with the formula of Utils/Formula.h in APFloat. The
@@ -36,8 +38,9 @@ constexpr int64_t kMaxMaterializedElements = (int64_t{1} << 32) - 1;
 /// size. Returns null when an operand is not constant, or when a result that
 /// is not a splat has more than `maxElements` (or kMaxMaterializedElements)
 /// elements.
-Attribute foldEncodingOpConstants(Operation *op, ArrayRef<Attribute> operands,
-                                  int64_t maxElements);
+Attribute foldQuantizerConstants(QuantizerOpInterface op,
+                                 ArrayRef<Attribute> operands,
+                                 int64_t maxElements);
 
 } // namespace quant_affine
 } // namespace mlir

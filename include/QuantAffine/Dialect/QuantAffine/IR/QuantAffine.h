@@ -9,15 +9,28 @@
 #ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_QUANTAFFINE_H
 #define QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_QUANTAFFINE_H
 
+#include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOpsDialect.h.inc"
+
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineInterfaces.h.inc"
+
+namespace mlir {
+namespace quant_affine {
+/// The verifier of every quantizer op (QuantAffineOps.cpp). It looks at
+/// types and properties only, so folding never makes valid IR invalid.
+LogicalResult verifyQuantizerOp(QuantizerOpInterface op);
+} // namespace quant_affine
+} // namespace mlir
 
 #define GET_OP_CLASSES
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOps.h.inc"

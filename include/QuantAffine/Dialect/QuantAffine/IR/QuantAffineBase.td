@@ -23,6 +23,8 @@ def QuantAffine_Dialect : Dialect {
   // Folded constants are materialized as arith.constant.
   let dependentDialects = ["arith::ArithDialect"];
   let hasConstantMaterializer = 1;
+  // Canonicalization patterns on QuantizerOpInterface, registered once.
+  let hasCanonicalizer = 1;
   let summary = "Exact affine quantization with AIMET v2 semantics";
   let description = [{
     The `quant_affine` dialect models affine (scale and offset) quantization

@@ -7,10 +7,11 @@
 //===----------------------------------------------------------------------===//
 //
 // quantize, dequantize and qdq. The three ops share their operands, their
-// properties, their assembly format and the encoding rules, which are spelled
-// out once here and appended to every op description: the generated op docs
-// are the dialect's specification. (Append with !strconcat: `[{...}] # Name`
-// would paste the identifier's name, not the variable.)
+// properties, their assembly format, QuantizerOpInterface, one verifier and
+// one folder, and the encoding rules, which are spelled out once here and
+// appended to every op description: the generated op docs are the dialect's
+// specification. (Append with !strconcat: `[{...}] # Name` would paste the
+// identifier's name, not the variable.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #define QUANT_AFFINE_OPS_TD
 
 include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineBase.td"
+include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 defvar QuantAffine_EncodingRules = [{
@@ -84,9 +86,11 @@ defvar QuantAffine_EncodingRules = [{
 // Shared op class
 //===----------------------------------------------------------------------===//
 
-class QuantAffine_EncodingOp<string mnemonic, Type inputType,
+// `kind` names the op's QuantizerKind.
+class QuantAffine_QuantizerOp<string mnemonic, string kind, Type inputType,
                               Type resultType, list<Trait> traits = []>
-    : QuantAffine_Op<mnemonic, !listconcat(traits, [Pure])> {
+    : QuantAffine_Op<mnemonic, !listconcat(traits,
+          [Pure, QuantAffine_QuantizerOpInterface])> {
   let arguments = (ins
     inputType:$input,
     QuantAffine_FloatLike:$scale,
@@ -121,30 +125,36 @@ class QuantAffine_EncodingOp<string mnemonic, Type inputType,
     }]>
   ];
 
+  // verifyQuantizerOp (QuantAffineOps.cpp).
   let hasVerifier = 1;
   // Constant folding (up to kCanonicalizeFoldLimit elements), computed by the
   // same formula template as the generated code.
   let hasFolder = 1;
-  // Exact canonicalizations (QuantAffineCanonicalize.cpp).
-  let hasCanonicalizer = 1;
+  // The canonicalization patterns (QuantAffineCanonicalize.cpp) are the
+  // dialect's: most of them apply to any quantizer op.
 
-  code sharedClassDeclaration = [{
-    /// The integer grid [qmin, qmax] of this encoding.
-    ::mlir::quant_affine::QuantRange getRange() {
-      return {static_cast<int64_t>(getQmin()), static_cast<int64_t>(getQmax())};
+  let extraClassDeclaration = [{
+    static ::mlir::quant_affine::QuantizerKind getQuantizerKind() {
+      return ::mlir::quant_affine::QuantizerKind::}] # kind # [{;
     }
-    /// The type all arithmetic happens in: `compute_type` when present,
-    /// otherwise AIMET's rule (see the op description).
-    ::mlir::FloatType getEffectiveComputeType();
   }];
-  let extraClassDeclaration = sharedClassDeclaration;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::quant_affine::verifyQuantizerOp(*this);
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+      return ::mlir::quant_affine::foldQuantizerConstants(
+          *this, adaptor.getOperands(),
+          ::mlir::quant_affine::kCanonicalizeFoldLimit);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
 // QuantizeOp
 //===----------------------------------------------------------------------===//
 
-def QuantAffine_QuantizeOp : QuantAffine_EncodingOp<"quantize",
+def QuantAffine_QuantizeOp : QuantAffine_QuantizerOp<"quantize", "Quantize",
     QuantAffine_FloatLike, QuantAffine_IntOrFloatLike> {
   let summary = "Affine quantization: clamp(roundeven(x / s) - o, qmin, qmax)";
   let description = !strconcat([{
@@ -182,8 +192,8 @@ def QuantAffine_QuantizeOp : QuantAffine_EncodingOp<"quantize",
 // DequantizeOp
 //===----------------------------------------------------------------------===//
 
-def QuantAffine_DequantizeOp : QuantAffine_EncodingOp<"dequantize",
-    QuantAffine_IntOrFloatLike, QuantAffine_FloatLike> {
+def QuantAffine_DequantizeOp : QuantAffine_QuantizerOp<"dequantize",
+    "Dequantize", QuantAffine_IntOrFloatLike, QuantAffine_FloatLike> {
   let summary = "Affine dequantization: (q + o) * s";
   let description = !strconcat([{
     Maps grid values back to floats:
@@ -212,7 +222,7 @@ def QuantAffine_DequantizeOp : QuantAffine_EncodingOp<"dequantize",
 // QDQOp
 //===----------------------------------------------------------------------===//
 
-def QuantAffine_QDQOp : QuantAffine_EncodingOp<"qdq",
+def QuantAffine_QDQOp : QuantAffine_QuantizerOp<"qdq", "QDQ",
     QuantAffine_FloatLike, QuantAffine_FloatLike,
     [AllTypesMatch<["input", "result"]>]> {
   let summary = "Fake quantization: dequantize(quantize(x)) in floating point";

@@ -78,6 +78,56 @@ struct QuantRange {
 };
 
 //===----------------------------------------------------------------------===//
+// Quantizer ops: what quantize, dequantize and qdq compute
+//===----------------------------------------------------------------------===//
+
+/// The conversion a quantizer op performs.
+enum class QuantizerKind { Quantize, Dequantize, QDQ };
+
+/// The variant of the formula (Utils/Formula.h) an op evaluates. Everything
+/// that changes the arithmetic, and nothing else, lives here.
+struct QuantizerFormula {
+  QuantizerKind kind = QuantizerKind::QDQ;
+
+  /// Whether the formula maps floats onto the grid (quantize, qdq).
+  bool quantizes() const { return kind != QuantizerKind::Dequantize; }
+  /// Whether it maps grid values back to floats (dequantize, qdq).
+  bool dequantizes() const { return kind != QuantizerKind::Quantize; }
+
+  bool operator==(const QuantizerFormula &other) const {
+    return kind == other.kind;
+  }
+  bool operator!=(const QuantizerFormula &other) const {
+    return !(*this == other);
+  }
+};
+
+/// Everything about a quantizer op except its operands, as one value: the
+/// formula, the grid, the block sizes and the compute type the arithmetic
+/// happens in (AIMET's rule already applied). Consumers read this instead of
+/// the op's properties, so a new property reaches all of them through
+/// QuantizerOpInterface::getSpec.
+struct QuantizerSpec {
+  QuantizerFormula formula;
+  QuantRange range;
+  /// The block_size property, when present (unresolved: -1 stays -1).
+  std::optional<llvm::SmallVector<int64_t, 4>> blockSize;
+  FloatType computeType;
+
+  std::optional<llvm::ArrayRef<int64_t>> getBlockSize() const {
+    if (!blockSize)
+      return std::nullopt;
+    return llvm::ArrayRef<int64_t>(*blockSize);
+  }
+  /// Whether two ops apply their scales and offsets the same way: grid,
+  /// block sizes and compute type (the formulas may differ).
+  bool sameEncodingAs(const QuantizerSpec &other) const {
+    return range == other.range && blockSize == other.blockSize &&
+           computeType == other.computeType;
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Layout of a scale tensor over an input
 //===----------------------------------------------------------------------===//
 
@@ -124,8 +174,6 @@ scaleIndexOf(llvm::ArrayRef<int64_t> inputIndex,
 // Compute type
 //===----------------------------------------------------------------------===//
 
-enum class EncodingOpKind { Quantize, Dequantize, QDQ };
-
 /// Whether the integer `value` is exactly representable in `type`.
 bool isExactlyRepresentable(FloatType type, int64_t value);
 
@@ -146,14 +194,9 @@ bool isNumericallyStable(FloatType type, QuantRange range);
 /// The compute type C of an op: `explicitType` when set. Otherwise, for
 /// quantize and qdq, `floatType` (the input type) promoted to f32 then f64
 /// while not numerically stable; for dequantize, `floatType` (the result).
-FloatType getEffectiveComputeType(EncodingOpKind kind, FloatType floatType,
+FloatType getEffectiveComputeType(QuantizerKind kind, FloatType floatType,
                                   QuantRange range,
                                   FloatType explicitType = {});
-
-/// Whether a value computed in `computeType` is rounded to `resultType`
-/// through f32 rather than directly (AIMET rounds f64 results to f16/bf16
-/// via f32, which can differ at double-rounding ties).
-bool roundsThroughF32(FloatType computeType, Type resultType);
 
 } // namespace quant_affine
 } // namespace mlir

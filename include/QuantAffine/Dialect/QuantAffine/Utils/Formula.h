@@ -117,13 +117,16 @@ dequantizeInCompute(Arith &a, typename Arith::Value q, typename Arith::Value s,
   return a.mul(q, s);
 }
 
-/// One element of `kind` from operands of element types `inputElem`,
-/// `scaleElem`, `offsetElem` (null without offset) to `resultElem`.
+/// One element of a quantizer op evaluating `formula` from operands of
+/// element types `inputElem`, `scaleElem`, `offsetElem` (null without
+/// offset) to `resultElem`.
 template <typename Arith>
-typename Arith::Value evaluateEncodingOp(
-    Arith &a, EncodingOpKind kind, QuantRange range, typename Arith::Value x,
-    Type inputElem, typename Arith::Value s, Type scaleElem,
-    std::optional<typename Arith::Value> o, Type offsetElem, Type resultElem) {
+typename Arith::Value evaluateQuantizer(Arith &a, QuantizerFormula formula,
+                                        QuantRange range,
+                                        typename Arith::Value x, Type inputElem,
+                                        typename Arith::Value s, Type scaleElem,
+                                        std::optional<typename Arith::Value> o,
+                                        Type offsetElem, Type resultElem) {
   bool isSigned = range.isSigned();
   auto xc = readInCompute(a, x, inputElem, isSigned);
   auto sc = readInCompute(a, s, scaleElem, isSigned);
@@ -131,9 +134,9 @@ typename Arith::Value evaluateEncodingOp(
   if (o)
     oc = readInCompute(a, *o, offsetElem, isSigned);
   typename Arith::Value y = xc;
-  if (kind != EncodingOpKind::Dequantize)
+  if (formula.quantizes())
     y = quantizeInCompute(a, y, sc, oc, range);
-  if (kind != EncodingOpKind::Quantize)
+  if (formula.dequantizes())
     y = dequantizeInCompute(a, y, sc, oc);
   return writeResult(a, y, resultElem, isSigned);
 }
