@@ -1,0 +1,96 @@
+//===- QuantAffine.cpp - C API for the quant_affine dialect ---------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Only the ODS-generated builders and the op classes are used here, so the
+// C API follows the ODS definition of the ops without restating it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "quant-affine-c/Dialect/QuantAffine.h"
+
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(QuantAffine, quant_affine,
+                                      QuantAffineDialect)
+
+namespace {
+/// Builds a detached `OpTy` through the ODS-generated builder that takes the
+/// attributes, after translating the C arguments' "absent" forms.
+template <typename OpTy>
+MlirOperation createQuantizerOp(MlirLocation location, Type resultType,
+                                MlirValue input, MlirValue scale,
+                                MlirValue offset, int64_t qmin, int64_t qmax,
+                                intptr_t nBlockSizes, const int64_t *blockSizes,
+                                MlirType computeType) {
+  Location loc = unwrap(location);
+  MLIRContext *context = loc.getContext();
+  context->getOrLoadDialect<QuantAffineDialect>();
+  OpBuilder builder(context);
+  DenseI64ArrayAttr blockSizeAttr;
+  if (nBlockSizes > 0)
+    blockSizeAttr = builder.getDenseI64ArrayAttr(
+        ArrayRef<int64_t>(blockSizes, static_cast<size_t>(nBlockSizes)));
+  TypeAttr computeTypeAttr;
+  if (!mlirTypeIsNull(computeType))
+    computeTypeAttr = TypeAttr::get(unwrap(computeType));
+  Value offsetValue = mlirValueIsNull(offset) ? Value() : unwrap(offset);
+  auto op = OpTy::create(builder, loc, resultType, unwrap(input), unwrap(scale),
+                         offsetValue, builder.getI64IntegerAttr(qmin),
+                         builder.getI64IntegerAttr(qmax), blockSizeAttr,
+                         computeTypeAttr);
+  return wrap(op.getOperation());
+}
+} // namespace
+
+MlirOperation mlirQuantAffineQuantizeOpCreate(
+    MlirLocation location, MlirType resultType, MlirValue input,
+    MlirValue scale, MlirValue offset, int64_t qmin, int64_t qmax,
+    intptr_t nBlockSizes, const int64_t *blockSizes, MlirType computeType) {
+  return createQuantizerOp<QuantizeOp>(location, unwrap(resultType), input,
+                                       scale, offset, qmin, qmax, nBlockSizes,
+                                       blockSizes, computeType);
+}
+
+MlirOperation mlirQuantAffineDequantizeOpCreate(
+    MlirLocation location, MlirType resultType, MlirValue input,
+    MlirValue scale, MlirValue offset, int64_t qmin, int64_t qmax,
+    intptr_t nBlockSizes, const int64_t *blockSizes, MlirType computeType) {
+  return createQuantizerOp<DequantizeOp>(location, unwrap(resultType), input,
+                                         scale, offset, qmin, qmax, nBlockSizes,
+                                         blockSizes, computeType);
+}
+
+MlirOperation mlirQuantAffineQDQOpCreate(MlirLocation location, MlirValue input,
+                                         MlirValue scale, MlirValue offset,
+                                         int64_t qmin, int64_t qmax,
+                                         intptr_t nBlockSizes,
+                                         const int64_t *blockSizes,
+                                         MlirType computeType) {
+  return createQuantizerOp<QDQOp>(location, unwrap(input).getType(), input,
+                                  scale, offset, qmin, qmax, nBlockSizes,
+                                  blockSizes, computeType);
+}
+
+bool mlirOperationIsAQuantAffineQuantizeOp(MlirOperation op) {
+  return isa<QuantizeOp>(unwrap(op));
+}
+
+bool mlirOperationIsAQuantAffineDequantizeOp(MlirOperation op) {
+  return isa<DequantizeOp>(unwrap(op));
+}
+
+bool mlirOperationIsAQuantAffineQDQOp(MlirOperation op) {
+  return isa<QDQOp>(unwrap(op));
+}
