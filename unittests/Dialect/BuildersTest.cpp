@@ -90,3 +90,57 @@ TEST_F(BuildersTest, VerifierRejectsBadRange) {
   ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
   EXPECT_TRUE(failed(verify(*module)));
 }
+
+// Every quantizer op gives its encoding through QuantizerOpInterface, as one
+// value, without the consumer knowing which op it has.
+TEST_F(BuildersTest, InterfaceGivesTheSpec) {
+  Value x = empty({4, 64}, builder.getBF16Type());
+  Value s = empty({4, 2}, builder.getF32Type());
+  Type i4 = RankedTensorType::get({4, 64}, builder.getIntegerType(4));
+  Location loc = builder.getUnknownLoc();
+  auto quantize = QuantizeOp::create(builder, loc, i4, x, s, Value(),
+                                     QuantRange(-8, 7), {1, -1});
+  auto dequantize =
+      DequantizeOp::create(builder, loc, x.getType(), quantize, s, Value(),
+                           QuantRange(-8, 7), {1, 32}, builder.getF32Type());
+  Value perTensor = empty({}, builder.getF32Type());
+  auto qdq =
+      QDQOp::create(builder, loc, x, perTensor, Value(), QuantRange(0, 255));
+
+  QuantizerSpec q = cast<QuantizerOpInterface>(*quantize).getSpec();
+  EXPECT_EQ(q.formula.kind, QuantizerKind::Quantize);
+  EXPECT_TRUE(q.formula.quantizes() && !q.formula.dequantizes());
+  EXPECT_EQ(q.range, QuantRange(-8, 7));
+  ASSERT_TRUE(q.getBlockSize().has_value());
+  EXPECT_EQ(*q.getBlockSize(), ArrayRef<int64_t>({1, -1}));
+  EXPECT_TRUE(q.computeType.isBF16()); // 4 bits are stable in bf16
+
+  QuantizerSpec d = cast<QuantizerOpInterface>(*dequantize).getSpec();
+  EXPECT_EQ(d.formula.kind, QuantizerKind::Dequantize);
+  EXPECT_TRUE(d.computeType.isF32()); // explicit
+  EXPECT_FALSE(q.sameEncodingAs(d));  // blocks and compute type differ
+
+  QuantizerSpec y = cast<QuantizerOpInterface>(*qdq).getSpec();
+  EXPECT_EQ(y.formula.kind, QuantizerKind::QDQ);
+  EXPECT_FALSE(y.getBlockSize().has_value());
+  EXPECT_TRUE(y.computeType.isF32()); // 8 bits promote bf16
+  EXPECT_TRUE(succeeded(verify(*module)));
+}
+
+// cloneWith keeps every property and attribute, whatever the op defines.
+TEST_F(BuildersTest, CloneWithKeepsProperties) {
+  Value x = empty({4, 64}, builder.getF32Type());
+  Value s = empty({4, 2}, builder.getF32Type());
+  Location loc = builder.getUnknownLoc();
+  auto qdq = QDQOp::create(builder, loc, x, s, s, QuantRange(-8, 7), {1, 32},
+                           builder.getF64Type());
+  qdq->setAttr("user.tag", builder.getUnitAttr());
+  Value x2 = empty({4, 64}, builder.getF32Type());
+  QuantizerOpInterface copy = cast<QuantizerOpInterface>(*qdq).cloneWith(
+      builder, x2, s, Value(), x2.getType());
+  EXPECT_EQ(copy.getInput(), x2);
+  EXPECT_FALSE(copy.getOffset());
+  EXPECT_EQ(copy->getPropertiesAsAttribute(), qdq->getPropertiesAsAttribute());
+  EXPECT_TRUE(copy->hasAttr("user.tag"));
+  EXPECT_TRUE(succeeded(verify(*module)));
+}

@@ -122,7 +122,9 @@ TEST(BlockLayout, CheckMessagesNameTheRule) {
   Shape x{4, 64}, s{4, 3}, b{1, -1};
   auto msg = checkEncodingShapes(x, s, llvm::ArrayRef<int64_t>(b));
   ASSERT_TRUE(msg.has_value());
-  EXPECT_NE(msg->find("not a multiple"), std::string::npos) << *msg;
+  EXPECT_NE(msg->find("needs a multiple of scale dim 1 size 3"),
+            std::string::npos)
+      << *msg;
 }
 
 TEST(BlockLayout, Resolve) {

@@ -30,6 +30,7 @@
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/RuntimeChecks.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/IR/ShapeChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -125,45 +126,6 @@ struct ShapeBuilder {
   }
 };
 
-//===----------------------------------------------------------------------===//
-// Shape rules
-//===----------------------------------------------------------------------===//
-//
-// One message per rule, for compile-time errors (numbers) and run-time
-// checks (values), so both say the same thing.
-
-template <typename X, typename S, typename N>
-CheckMessage blockRule(int64_t a, X x, int64_t block, int64_t d, S s, N needs) {
-  CheckMessage m;
-  m << "input dim " << a << " has " << x << " elements but block_size " << block
-    << " x scale dim " << d << " size " << s << " needs " << needs;
-  return m;
-}
-
-template <typename X, typename S>
-CheckMessage wildcardRule(int64_t a, X x, int64_t d, S s) {
-  CheckMessage m;
-  m << "input dim " << a << " has " << x
-    << " elements but block_size -1 needs a multiple of scale dim " << d
-    << " size " << s;
-  return m;
-}
-
-template <typename X, typename S>
-CheckMessage broadcastRule(int64_t a, X x, int64_t d, S s) {
-  CheckMessage m;
-  m << "scale dim " << d << " has " << s
-    << " elements but needs 1 or input dim " << a << " size " << x;
-  return m;
-}
-
-template <typename O, typename S> CheckMessage offsetRule(int64_t d, O o, S s) {
-  CheckMessage m;
-  m << "offset dim " << d << " has " << o << " elements but needs scale dim "
-    << d << " size " << s;
-  return m;
-}
-
 /// The operands of a tensor op and its block sizes.
 struct EncodingOperands {
   Value input, scale, offset;
@@ -178,102 +140,18 @@ EncodingOperands getEncodingOperands(QuantizerOpInterface op) {
   return operands;
 }
 
-/// The first shape rule that static sizes break (the verifier checks the op's
-/// types; this also catches sizes that were only hidden behind a cast), with
-/// its message, or std::nullopt.
-std::optional<std::string>
-findStaticShapeError(ArrayRef<int64_t> input, ArrayRef<int64_t> scale,
-                     ArrayRef<int64_t> offset,
-                     std::optional<ArrayRef<int64_t>> blockSize) {
-  auto isStatic = [](int64_t v) { return !ShapedType::isDynamic(v); };
-  int64_t n = input.size(), k = scale.size();
-  for (int64_t d = 0; d < k; ++d) {
-    int64_t a = n - k + d, x = input[a], s = scale[d];
-    if (!offset.empty()) {
-      if (isStatic(offset[d]) && isStatic(s) && offset[d] != s)
-        return offsetRule(d, offset[d], s).str();
-      if (!isStatic(s))
-        s = offset[d];
-    }
-    int64_t block = blockSize ? (*blockSize)[d] : 0;
-    if (blockSize && block != -1) {
-      if (isStatic(s)) {
-        int64_t needs;
-        if (llvm::MulOverflow(block, s, needs))
-          return "block_size " + std::to_string(block) + " x scale dim " +
-                 std::to_string(d) + " size " + std::to_string(s) +
-                 " overflows int64";
-        if (isStatic(x) && x != needs)
-          return blockRule(a, x, block, d, s, needs).str();
-      } else if (isStatic(x) && x % block != 0) {
-        return "input dim " + std::to_string(a) + " has " + std::to_string(x) +
-               " elements, not a multiple of block_size " +
-               std::to_string(block);
-      }
-    } else if (blockSize) {
-      if (isStatic(x) && isStatic(s) && (s == 0 ? x != 0 : x % s != 0))
-        return wildcardRule(a, x, d, s).str();
-    } else if (isStatic(x) && isStatic(s) && s != 1 && s != x) {
-      return broadcastRule(a, x, d, s).str();
-    }
-  }
-  return std::nullopt;
-}
-
-/// Checks at run time what the types leave open, through `checks`.
-LogicalResult emitRuntimeChecks(RuntimeCheckEmitter &checks, ShapeBuilder &sb,
-                                Operation *op, const EncodingOperands &v) {
-  auto inputType = cast<RankedTensorType>(v.input.getType());
-  auto scaleType = cast<RankedTensorType>(v.scale.getType());
-  OpBuilder &b = sb.b;
-  Location loc = sb.loc;
-  int64_t n = inputType.getRank(), k = scaleType.getRank();
-  auto cmp = [&](arith::CmpIPredicate pred, Value l, Value r) -> Value {
-    return arith::CmpIOp::create(b, loc, pred, l, r);
-  };
-  using P = arith::CmpIPredicate;
-  for (int64_t d = 0; d < k; ++d) {
-    int64_t a = n - k + d;
-    bool scaleDynamic = scaleType.isDynamicDim(d);
-    if (!inputType.isDynamicDim(a) && !scaleDynamic)
-      continue;
-    Value x = sb.dim(v.input, a), s = sb.dim(v.scale, d);
-    int64_t block = v.blockSize ? (*v.blockSize)[d] : 0;
-    Value ok;
-    CheckMessage message;
-    if (v.blockSize && block != -1) {
-      // x == block * s, without overflow: x % block == 0 && x / block == s.
-      Value c = sb.index(block);
-      Value divides =
-          cmp(P::eq, arith::RemUIOp::create(b, loc, x, c), sb.index(0));
-      Value quotient = arith::DivUIOp::create(b, loc, x, c);
-      ok = arith::AndIOp::create(b, loc, divides, cmp(P::eq, quotient, s));
-      Value needs = arith::MulIOp::create(b, loc, s, c);
-      message = blockRule(a, x, block, d, s, needs);
-    } else if (v.blockSize) {
-      // s == 0 ? x == 0 : x % s == 0.
-      Value safe = arith::MaxUIOp::create(b, loc, s, sb.index(1));
-      Value divides =
-          cmp(P::eq, arith::RemUIOp::create(b, loc, x, safe), sb.index(0));
-      Value nonEmpty = arith::OrIOp::create(b, loc, cmp(P::ne, s, sb.index(0)),
-                                            cmp(P::eq, x, sb.index(0)));
-      ok = arith::AndIOp::create(b, loc, divides, nonEmpty);
-      message = wildcardRule(a, x, d, s);
-    } else {
-      ok = arith::OrIOp::create(b, loc, cmp(P::eq, s, sb.index(1)),
-                                cmp(P::eq, s, x));
-      message = broadcastRule(a, x, d, s);
-    }
-    if (failed(checks.emitCheck(b, loc, op, ok, message)))
-      return failure();
-    if (v.offset && scaleDynamic) {
-      Value o = sb.dim(v.offset, d);
-      if (failed(checks.emitCheck(b, loc, op, cmp(P::eq, o, s),
-                                  offsetRule(d, o, s))))
-        return failure();
-    }
-  }
-  return success();
+/// Checks at run time what the types leave open (ShapeChecks.h), through
+/// `checks`.
+LogicalResult emitRuntimeChecks(RuntimeCheckEmitter &checks, OpBuilder &b,
+                                Location loc, Operation *op,
+                                const EncodingOperands &v) {
+  LogicalResult result = success();
+  emitShapeChecks(b, loc, v.input, v.scale, v.offset, v.blockSize,
+                  [&](Value ok, const CheckMessage &message) {
+                    if (succeeded(result))
+                      result = checks.emitCheck(b, loc, op, ok, message);
+                  });
+  return result;
 }
 
 /// The input and scale types the lowering computes with: where the encoding
@@ -291,8 +169,10 @@ refineTypes(RankedTensorType input, RankedTensorType scale,
     int64_t a = n - k + d, block = (*blockSize)[d];
     if (block == -1 || block == 1 || s[d] == 1)
       continue; // Wildcards resolve by division; other dims are not split.
-    if (ShapedType::isDynamic(x[a]) && !ShapedType::isDynamic(s[d]))
-      x[a] = block * s[d]; // findStaticShapeError has ruled out overflow.
+    int64_t product;
+    if (ShapedType::isDynamic(x[a]) && !ShapedType::isDynamic(s[d]) &&
+        !llvm::MulOverflow(block, s[d], product))
+      x[a] = product; // (An overflowing one fails the run-time check.)
     else if (!ShapedType::isDynamic(x[a]) && ShapedType::isDynamic(s[d]))
       s[d] = x[a] / block;
   }
@@ -370,15 +250,17 @@ private:
     if (v.offset)
       o = shapeOf(v.offset);
     ShapeFacts result;
-    result.error = findStaticShapeError(x, s, o, v.blockSize);
+    // The rules themselves are the verifier's (ShapeRules.h), on the sizes
+    // known here; an offset can tell a scale size.
+    for (auto [i, size] : llvm::enumerate(o))
+      if (ShapedType::isDynamic(s[i]))
+        s[i] = size;
+    result.error = findBrokenShapeRule(x, s, o, v.blockSize);
     if (result.error) {
       result.input = inputType;
       result.scale = scaleType;
       return result;
     }
-    for (auto [i, size] : llvm::enumerate(o))
-      if (ShapedType::isDynamic(s[i]))
-        s[i] = size;
     std::tie(result.input, result.scale) =
         refineTypes(inputType.clone(x), scaleType.clone(s), v.blockSize);
     return result;
@@ -424,7 +306,7 @@ struct QuantizerToLinalg : OpInterfaceConversionPattern<QuantizerOpInterface> {
     v.scale = operands[1];
     v.offset = operands.size() > 2 ? operands[2] : Value();
     ShapeBuilder sb{rewriter, loc};
-    if (checks && failed(emitRuntimeChecks(*checks, sb, op, v)))
+    if (checks && failed(emitRuntimeChecks(*checks, rewriter, loc, op, v)))
       return failure();
 
     RankedTensorType refinedInput = facts.input, refinedScale = facts.scale;

@@ -32,39 +32,6 @@
 using namespace mlir;
 using namespace mlir::quant_affine;
 
-CheckMessage &CheckMessage::operator<<(StringRef text) {
-  if (!parts.empty() && !parts.back().value)
-    parts.back().text += text.str();
-  else
-    parts.push_back({text.str(), Value()});
-  return *this;
-}
-
-CheckMessage &CheckMessage::operator<<(int64_t number) {
-  return *this << StringRef(std::to_string(number));
-}
-
-CheckMessage &CheckMessage::operator<<(Value value) {
-  parts.push_back({"", value});
-  return *this;
-}
-
-std::string CheckMessage::str() const {
-  std::string result;
-  for (const Part &part : parts) {
-    if (!part.value) {
-      result += part.text;
-      continue;
-    }
-    APInt constant;
-    if (matchPattern(part.value, m_ConstantInt(&constant)))
-      result += std::to_string(constant.getSExtValue());
-    else
-      result += "?";
-  }
-  return result;
-}
-
 std::string mlir::quant_affine::formatLocation(Location loc) {
   if (auto file = loc->findInstanceOf<FileLineColLoc>())
     return (file.getFilename().strref() + ":" + Twine(file.getLine()) + ":" +

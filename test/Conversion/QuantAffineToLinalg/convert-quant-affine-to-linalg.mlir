@@ -59,8 +59,9 @@ func.func @blocks(%x: tensor<2x4x64xf32>, %s: tensor<4x2xf32>) -> tensor<2x4x64x
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, %[[CNT]], 32]
 // A failed check prints the location, the rule and the run-time sizes to
 // stderr (dprintf on fd 2) and aborts; the sizes are compared without
-// overflow (x % 32 == 0 && x / 32 == s).
-// RT: llvm.mlir.global private constant @[[$MSG:[a-z_0-9]+]]("{{.*}}convert-quant-affine-to-linalg.mlir:[[# @LINE + 24]]:8: error: quant_affine.dequantize run-time check failed: input dim 1 has %lld elements but block_size 32 x scale dim 1 size %lld needs %lld\0A\00")
+// overflow: x % 32 == 0, then x / 32 == s.
+// RT-DAG: llvm.mlir.global private constant @[[$WHOLE:[a-z_0-9]+]]("{{.*}}convert-quant-affine-to-linalg.mlir:[[# @LINE + 31]]:8: error: quant_affine.dequantize run-time check failed: input dim 1 has %lld elements, not a multiple of block_size 32\0A\00")
+// RT-DAG: llvm.mlir.global private constant @[[$MSG:[a-z_0-9]+]]("{{.*}}convert-quant-affine-to-linalg.mlir:[[# @LINE + 30]]:8: error: quant_affine.dequantize run-time check failed: input dim 1 has %lld elements but block_size 32 x scale dim 1 size %lld needs %lld\0A\00")
 // RT: llvm.func @abort()
 // RT: llvm.func @dprintf(i32, !llvm.ptr, ...) -> i32
 // RT-LABEL: func.func @dynamic_count
@@ -68,11 +69,17 @@ func.func @blocks(%x: tensor<2x4x64xf32>, %s: tensor<4x2xf32>) -> tensor<2x4x64x
 // RT-DAG: %[[S:.*]] = tensor.dim %arg1, %{{.*}} : tensor<4x?xf32>
 // RT: %[[REM:.*]] = arith.remui %[[X]], %[[C32:.*]] : index
 // RT: %[[DIVIDES:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
-// RT: %[[COUNT:.*]] = arith.divui %[[X]], %[[C32]] : index
+// RT: %[[NOT:.*]] = arith.xori %[[DIVIDES]], %{{.*}} : i1
+// RT: scf.if %[[NOT]] {
+// RT: %[[FMT1:.*]] = llvm.mlir.addressof @[[$WHOLE]] : !llvm.ptr
+// RT: %[[X1:.*]] = arith.index_cast %[[X]] : index to i64
+// RT: llvm.call @dprintf(%{{.*}}, %[[FMT1]], %[[X1]]) vararg(!llvm.func<i32 (i32, ptr, ...)>)
+// RT: llvm.call @abort() : () -> ()
+// RT: }
+// RT: %[[NEEDS:.*]] = arith.muli %[[S]], %{{.*}} : index
+// RT: %[[COUNT:.*]] = arith.divui %[[X]], %{{.*}} : index
 // RT: %[[EQ:.*]] = arith.cmpi eq, %[[COUNT]], %[[S]] : index
-// RT: %[[OK:.*]] = arith.andi %[[DIVIDES]], %[[EQ]] : i1
-// RT: %[[NEEDS:.*]] = arith.muli %[[S]], %[[C32]] : index
-// RT: %[[FAIL:.*]] = arith.xori %[[OK]], %true : i1
+// RT: %[[FAIL:.*]] = arith.xori %[[EQ]], %{{.*}} : i1
 // RT: scf.if %[[FAIL]] {
 // RT: %[[FD:.*]] = llvm.mlir.constant(2 : i32) : i32
 // RT: %[[FMT:.*]] = llvm.mlir.addressof @[[$MSG]] : !llvm.ptr

@@ -210,7 +210,7 @@ func.func @case22(%x: tensor<4xf32>, %s: tensor<1x4xf32>) {
 
 // (C) scale pairs with the last axis
 func.func @case23(%x: tensor<4x8xf32>, %s: tensor<4xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<4xf32>' does not encode input 'tensor<4x8xf32>': scale dim 0 has size 4, which does not broadcast to input dim 1 of size 8 (without block_size each scale dim is 1 or the input size)}}
+  // expected-error @+1 {{'scale' of type 'tensor<4xf32>' does not encode input 'tensor<4x8xf32>': scale dim 0 has 4 elements but needs 1 or input dim 1 size 8}}
   %r = quant_affine.qdq %x, %s range [0, 255] : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
   return
 }
@@ -219,7 +219,7 @@ func.func @case23(%x: tensor<4x8xf32>, %s: tensor<4xf32>) {
 
 // broadcast dim neither 1 nor input size
 func.func @case24(%x: tensor<4x8xf32>, %s: tensor<2x1xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<2x1xf32>' does not encode input 'tensor<4x8xf32>': scale dim 0 has size 2, which does not broadcast to input dim 0 of size 4 (without block_size each scale dim is 1 or the input size)}}
+  // expected-error @+1 {{'scale' of type 'tensor<2x1xf32>' does not encode input 'tensor<4x8xf32>': scale dim 0 has 2 elements but needs 1 or input dim 0 size 4}}
   %r = quant_affine.qdq %x, %s range [0, 255] : (tensor<4x8xf32>, tensor<2x1xf32>) -> tensor<4x8xf32>
   return
 }
@@ -291,7 +291,7 @@ func.func @case31(%x: tensor<4x64xf32>, %s: tensor<4x2xf32>) {
 
 // partial blocks
 func.func @case32(%x: tensor<4x64xf32>, %s: tensor<4x2xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<4x2xf32>' does not encode input 'tensor<4x64xf32>': block_size[1] = 16 times scale dim 1 of size 2 must equal input dim 1 of size 64; partial blocks are not allowed}}
+  // expected-error @+1 {{'scale' of type 'tensor<4x2xf32>' does not encode input 'tensor<4x64xf32>': input dim 1 has 64 elements but block_size 16 x scale dim 1 size 2 needs 32}}
   %r = quant_affine.quantize %x, %s range [-8, 7] block [1, 16] : (tensor<4x64xf32>, tensor<4x2xf32>) -> tensor<4x64xi4>
   return
 }
@@ -300,7 +300,7 @@ func.func @case32(%x: tensor<4x64xf32>, %s: tensor<4x2xf32>) {
 
 // blocks overrun the input
 func.func @case33(%x: tensor<4x64xi4>, %s: tensor<4x2xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<4x2xf32>' does not encode input 'tensor<4x64xi4>': block_size[0] = 2 times scale dim 0 of size 4 must equal input dim 0 of size 4; partial blocks are not allowed}}
+  // expected-error @+1 {{'scale' of type 'tensor<4x2xf32>' does not encode input 'tensor<4x64xi4>': input dim 0 has 4 elements but block_size 2 x scale dim 0 size 4 needs 8}}
   %r = quant_affine.dequantize %x, %s range [-8, 7] block [2, 32] : (tensor<4x64xi4>, tensor<4x2xf32>) -> tensor<4x64xf32>
   return
 }
@@ -309,7 +309,7 @@ func.func @case33(%x: tensor<4x64xi4>, %s: tensor<4x2xf32>) {
 
 // wildcard that does not divide
 func.func @case34(%x: tensor<4x64xf32>, %s: tensor<4x3xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<4x3xf32>' does not encode input 'tensor<4x64xf32>': block_size[1] = -1: input dim 1 of size 64 is not a multiple of scale dim 1 of size 3; blocks must tile the input exactly}}
+  // expected-error @+1 {{'scale' of type 'tensor<4x3xf32>' does not encode input 'tensor<4x64xf32>': input dim 1 has 64 elements but block_size -1 needs a multiple of scale dim 1 size 3}}
   %r = quant_affine.qdq %x, %s range [-8, 7] block [1, -1] : (tensor<4x64xf32>, tensor<4x3xf32>) -> tensor<4x64xf32>
   return
 }
@@ -318,7 +318,7 @@ func.func @case34(%x: tensor<4x64xf32>, %s: tensor<4x3xf32>) {
 
 // wildcard over a zero-size scale dim
 func.func @case35(%x: tensor<4x64xf32>, %s: tensor<0x2xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<0x2xf32>' does not encode input 'tensor<4x64xf32>': block_size[0] = -1: scale dim 0 has size 0, so no block size covers input dim 0 of size 4}}
+  // expected-error @+1 {{'scale' of type 'tensor<0x2xf32>' does not encode input 'tensor<4x64xf32>': input dim 0 has 4 elements but block_size -1 needs a multiple of scale dim 0 size 0}}
   %r = quant_affine.qdq %x, %s range [-8, 7] block [-1, 32] : (tensor<4x64xf32>, tensor<0x2xf32>) -> tensor<4x64xf32>
   return
 }
@@ -516,7 +516,7 @@ func.func @case56(%x: tensor<?xf32>, %s: tensor<4xf32>) {
 
 // a static input dim that the block does not divide, with a dynamic scale dim
 func.func @case57(%x: tensor<6xf32>, %s: tensor<?xf32>) {
-  // expected-error @+1 {{'scale' of type 'tensor<?xf32>' does not encode input 'tensor<6xf32>': block_size[0] = 4 does not divide input dim 0 of size 6, so no scale size makes whole blocks}}
+  // expected-error @+1 {{'scale' of type 'tensor<?xf32>' does not encode input 'tensor<6xf32>': input dim 0 has 6 elements, not a multiple of block_size 4}}
   %r = quant_affine.qdq %x, %s range [-8, 7] block [4] : (tensor<6xf32>, tensor<?xf32>) -> tensor<6xf32>
   return
 }

@@ -37,7 +37,7 @@
 // RUN: %if libdevice %{ quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa runtime-checks=true" \
 // RUN: | FileCheck %s --check-prefix=GPU %}
 
-// BLOCK: runtime-check-report.mlir:[[# @LINE + 3]]:8: error: quant_affine.qdq run-time check failed: input dim 0 has 13 elements but block_size 4 x scale dim 0 size 3 needs 12
+// BLOCK: runtime-check-report.mlir:[[# @LINE + 3]]:8: error: quant_affine.qdq run-time check failed: input dim 0 has 16 elements but block_size 4 x scale dim 0 size 3 needs 12
 // BLOCK-NOT: run-time check failed
 func.func @qdq_block(%x: tensor<?xf32>, %s: tensor<3xf32>) -> tensor<?xf32> {
   %y = quant_affine.qdq %x, %s range [-128, 127] block [4] : (tensor<?xf32>, tensor<3xf32>) -> tensor<?xf32>
@@ -70,9 +70,9 @@ func.func @qdq_offset(%x: tensor<12xf32>, %s: tensor<?xf32>, %o: tensor<?xf32>) 
 // GPU-NEXT: llvm.call @abort()
 
 func.func @block() {
-  %x = arith.constant dense<1.0> : tensor<13xf32>
+  %x = arith.constant dense<1.0> : tensor<16xf32>
   %s = arith.constant dense<0.5> : tensor<3xf32>
-  %xd = tensor.cast %x : tensor<13xf32> to tensor<?xf32>
+  %xd = tensor.cast %x : tensor<16xf32> to tensor<?xf32>
   %y = call @qdq_block(%xd, %s) : (tensor<?xf32>, tensor<3xf32>) -> tensor<?xf32>
   %c0 = arith.constant 0 : index
   %d = tensor.dim %y, %c0 : tensor<?xf32>

@@ -20,6 +20,8 @@
 #ifndef QUANT_AFFINE_CONVERSION_QUANTAFFINETOLINALG_RUNTIMECHECKS_H
 #define QUANT_AFFINE_CONVERSION_QUANTAFFINETOLINALG_RUNTIMECHECKS_H
 
+#include "QuantAffine/Dialect/QuantAffine/Utils/ShapeRules.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
@@ -28,28 +30,6 @@
 
 namespace mlir {
 namespace quant_affine {
-
-/// The message of a check: text, and integer or index values that are
-/// printed in decimal when the check fails.
-class CheckMessage {
-public:
-  struct Part {
-    std::string text; ///< Used when `value` is null.
-    Value value;
-  };
-
-  CheckMessage &operator<<(StringRef text);
-  CheckMessage &operator<<(int64_t number);
-  /// An index or signless integer value (printed as signed).
-  CheckMessage &operator<<(Value value);
-
-  ArrayRef<Part> getParts() const { return parts; }
-  /// The message with every value that is not a constant shown as `?`.
-  std::string str() const;
-
-private:
-  SmallVector<Part> parts;
-};
 
 /// `file:line:col` of the first file location in `loc`, or `unknown`.
 std::string formatLocation(Location loc);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/ShapeRules.h"
 
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
@@ -74,57 +75,25 @@ std::optional<std::string> mlir::quant_affine::checkEncodingShapes(
     return "scale has rank " + str(k) + " but the input only rank " + str(n) +
            "; an encoding covers the trailing input dims";
 
-  if (!blockSize) {
-    // Right-aligned one-directional broadcasting: each scale dim is 1 or the
-    // matching input dim.
+  if (blockSize) {
+    ArrayRef<int64_t> blocks = *blockSize;
+    if (static_cast<int64_t>(blocks.size()) != k)
+      return "block_size has " + str(blocks.size()) +
+             (blocks.size() == 1 ? " entry" : " entries") +
+             " but scale has rank " + str(k) +
+             "; it needs one entry per scale dim";
     for (int64_t d = 0; d < k; ++d) {
-      int64_t s = scaleShape[d], x = inputShape[n - k + d];
-      if (isDynamic(s) || isDynamic(x) || s == 1 || s == x)
-        continue;
-      return "scale dim " + str(d) + " has size " + str(s) +
-             ", which does not broadcast to input dim " + str(n - k + d) +
-             " of size " + str(x) +
-             " (without block_size each scale dim is 1 or the input size)";
+      int64_t b = blocks[d], s = scaleShape[d];
+      std::string where = "block_size[" + str(d) + "] = " + str(b);
+      if (b == 0 || b < -1)
+        return where + " is invalid; block sizes are positive or -1 (wildcard)";
+      if (b != -1 && !isDynamic(s) && !llvm::checkedMul(b, s))
+        return where + " times scale dim " + str(d) + " of size " + str(s) +
+               " overflows int64, so it matches no input dim";
     }
-    return std::nullopt;
   }
-
-  ArrayRef<int64_t> blocks = *blockSize;
-  if (static_cast<int64_t>(blocks.size()) != k)
-    return "block_size has " + str(blocks.size()) +
-           (blocks.size() == 1 ? " entry" : " entries") +
-           " but scale has rank " + str(k) +
-           "; it needs one entry per scale dim";
-  for (int64_t d = 0; d < k; ++d) {
-    int64_t b = blocks[d], s = scaleShape[d], x = inputShape[n - k + d];
-    std::string where = "block_size[" + str(d) + "] = " + str(b);
-    if (b == 0 || b < -1)
-      return where + " is invalid; block sizes are positive or -1 (wildcard)";
-    if (b != -1 && !isDynamic(s) && !llvm::checkedMul(b, s))
-      return where + " times scale dim " + str(d) + " of size " + str(s) +
-             " overflows int64, so it matches no input dim";
-    if (b != -1 && isDynamic(s) && !isDynamic(x) && x % b != 0)
-      return where + " does not divide input dim " + str(n - k + d) +
-             " of size " + str(x) + ", so no scale size makes whole blocks";
-    if (isDynamic(s) || isDynamic(x))
-      continue;
-    if (b == -1) {
-      if (s == 0 && x != 0)
-        return where + ": scale dim " + str(d) +
-               " has size 0, so no block size covers input dim " +
-               str(n - k + d) + " of size " + str(x);
-      if (s != 0 && x % s != 0)
-        return where + ": input dim " + str(n - k + d) + " of size " + str(x) +
-               " is not a multiple of scale dim " + str(d) + " of size " +
-               str(s) + "; blocks must tile the input exactly";
-      continue;
-    }
-    if (b * s != x) // b * s does not overflow: checked above.
-      return where + " times scale dim " + str(d) + " of size " + str(s) +
-             " must equal input dim " + str(n - k + d) + " of size " + str(x) +
-             "; partial blocks are not allowed";
-  }
-  return std::nullopt;
+  // How each scale dim fits its input dim (ShapeRules.h).
+  return findBrokenShapeRule(inputShape, scaleShape, /*o=*/{}, blockSize);
 }
 
 std::optional<int64_t>

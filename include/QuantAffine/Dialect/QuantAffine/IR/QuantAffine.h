@@ -18,6 +18,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOpsDialect.h.inc"
@@ -29,6 +30,12 @@ namespace quant_affine {
 /// The verifier of every quantizer op (QuantAffineOps.cpp). It looks at
 /// types and properties only, so folding never makes valid IR invalid.
 LogicalResult verifyQuantizerOp(QuantizerOpInterface op);
+
+/// RuntimeVerifiableOpInterface of every quantizer op (ShapeChecks.cpp): a
+/// cf.assert for each shape rule that the tensor types leave open.
+void generateQuantizerRuntimeVerification(
+    QuantizerOpInterface op, OpBuilder &builder, Location loc,
+    function_ref<std::string(Operation *, StringRef)> generateErrorMessage);
 } // namespace quant_affine
 } // namespace mlir
 

@@ -20,8 +20,10 @@ include "mlir/IR/AttrTypeBase.td"
 def QuantAffine_Dialect : Dialect {
   let name = "quant_affine";
   let cppNamespace = "::mlir::quant_affine";
-  // Folded constants are materialized as arith.constant.
-  let dependentDialects = ["arith::ArithDialect"];
+  // Folded constants are materialized as arith.constant; runtime
+  // verification builds arith, tensor.dim and cf.assert ops.
+  let dependentDialects = ["arith::ArithDialect", "cf::ControlFlowDialect",
+                           "tensor::TensorDialect"];
   let hasConstantMaterializer = 1;
   // Canonicalization patterns on QuantizerOpInterface, registered once.
   let hasCanonicalizer = 1;

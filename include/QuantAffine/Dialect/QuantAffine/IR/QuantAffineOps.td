@@ -20,6 +20,7 @@
 
 include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineBase.td"
 include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineInterfaces.td"
+include "mlir/Interfaces/RuntimeVerifiableOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 defvar QuantAffine_EncodingRules = [{
@@ -90,7 +91,8 @@ defvar QuantAffine_EncodingRules = [{
 class QuantAffine_QuantizerOp<string mnemonic, string kind, Type inputType,
                               Type resultType, list<Trait> traits = []>
     : QuantAffine_Op<mnemonic, !listconcat(traits,
-          [Pure, QuantAffine_QuantizerOpInterface])> {
+          [Pure, QuantAffine_QuantizerOpInterface,
+           DeclareOpInterfaceMethods<RuntimeVerifiableOpInterface>])> {
   let arguments = (ins
     inputType:$input,
     QuantAffine_FloatLike:$scale,
@@ -141,6 +143,14 @@ class QuantAffine_QuantizerOp<string mnemonic, string kind, Type inputType,
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
       return ::mlir::quant_affine::verifyQuantizerOp(*this);
+    }
+    void $cppClass::generateRuntimeVerification(
+        ::mlir::OpBuilder &builder, ::mlir::Location loc,
+        ::llvm::function_ref<std::string(::mlir::Operation *,
+                                         ::llvm::StringRef)>
+            generateErrorMessage) {
+      ::mlir::quant_affine::generateQuantizerRuntimeVerification(
+          *this, builder, loc, generateErrorMessage);
     }
     ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
       return ::mlir::quant_affine::foldQuantizerConstants(
