@@ -316,11 +316,9 @@ struct QuantizerToLinalg : OpInterfaceConversionPattern<QuantizerOpInterface> {
     Value result;
     if (llvm::is_contained(refinedInput.getShape(), 0)) {
       // No elements: nothing to compute (and no block to split).
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t a = 0; a < refinedInput.getRank(); ++a)
-        sizes.push_back(sb.dimOfr(input, a));
       result = tensor::EmptyOp::create(
-          rewriter, loc, sizes, getElementTypeOrSelf(op.getResult().getType()));
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, input),
+          getElementTypeOrSelf(op.getResult().getType()));
     } else {
       EncodingLayout layout =
           analyzeLayout(refinedInput, refinedScale, v.blockSize);
@@ -458,10 +456,8 @@ private:
       blocks.push_back(layout.dims[d] == DimLayout::Broadcast
                            ? Value()
                            : sb.blockSize(input, scale, layout, d));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t a = 0; a < n; ++a)
-      sizes.push_back(sb.dimOfr(input, a));
-    Value init = tensor::EmptyOp::create(b, loc, sizes, resultElem);
+    Value init = tensor::EmptyOp::create(
+        b, loc, tensor::getMixedSizes(b, loc, input), resultElem);
     AffineMap identity = b.getMultiDimIdentityMap(n);
     SmallVector<utils::IteratorType> iterators(n,
                                                utils::IteratorType::parallel);

@@ -18,6 +18,7 @@
 #include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -260,9 +261,7 @@ struct ReduceConstantDims : QuantizerPattern {
       return rewriter.notifyMatchFailure(op, "no constant non-splat encoding");
     ArrayRef<int64_t> shape = scaleType.getShape();
     int64_t rank = shape.size();
-    SmallVector<int64_t> strides(rank, 1);
-    for (int64_t d = rank - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * shape[d + 1];
+    SmallVector<int64_t> strides = computeStrides(shape);
     SmallVector<llvm::APFloat> sv =
         llvm::to_vector(scale.getValues<llvm::APFloat>());
     SmallVector<llvm::APFloat> ov;
