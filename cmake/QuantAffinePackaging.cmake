@@ -11,6 +11,7 @@
 #   P/bin/quant-affine-opt
 #   P/lib/cmake/quant-affine/QuantAffineConfig.cmake,
 #     QuantAffineConfigVersion.cmake, QuantAffineTargets*.cmake
+#   P/lib/cmake/QuantAffine/*.cmake   forwarders, for CMAKE_PREFIX_PATH=P
 #
 # so that a downstream project writes `find_package(QuantAffine CONFIG)` and
 # links the imported targets `QuantAffine::<library>` (docs/Embedding.md).
@@ -108,3 +109,21 @@ install(FILES
     ${QUANT_AFFINE_BINARY_DIR}/lib/cmake/quant-affine/QuantAffineConfigVersion.cmake
   DESTINATION ${QUANT_AFFINE_INSTALL_PACKAGE_DIR}
   COMPONENT quant-affine-cmake-exports)
+
+# find_package's search of CMAKE_PREFIX_PATH looks in lib/cmake/<Name>*/ with
+# the package's name, QuantAffine, which "quant-affine" does not match: two
+# forwarding files in lib/cmake/QuantAffine make `-DCMAKE_PREFIX_PATH=<prefix>`
+# work as well as `-DQuantAffine_DIR=<prefix>/lib/cmake/quant-affine`.
+get_filename_component(_qa_package_dir_name ${QUANT_AFFINE_INSTALL_PACKAGE_DIR} NAME)
+get_filename_component(_qa_cmake_dir ${QUANT_AFFINE_INSTALL_PACKAGE_DIR} DIRECTORY)
+if(NOT _qa_package_dir_name STREQUAL "QuantAffine")
+  foreach(_qa_file QuantAffineConfig.cmake QuantAffineConfigVersion.cmake)
+    file(WRITE ${QUANT_AFFINE_BINARY_DIR}/lib/cmake/QuantAffine/${_qa_file}
+      "# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception\n"
+      "# Forwards to ../${_qa_package_dir_name}/${_qa_file} (QuantAffinePackaging.cmake).\n"
+      "include(\"\${CMAKE_CURRENT_LIST_DIR}/../${_qa_package_dir_name}/${_qa_file}\")\n")
+    install(FILES ${QUANT_AFFINE_BINARY_DIR}/lib/cmake/QuantAffine/${_qa_file}
+      DESTINATION ${_qa_cmake_dir}/QuantAffine
+      COMPONENT quant-affine-cmake-exports)
+  endforeach()
+endif()
