@@ -24,44 +24,23 @@
 
 #include "Stages.h"
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
-
-namespace {
-/// Only upstream's bf16 extf/truncf expansion. (arith-expand with
-/// include-bf16 would also expand maximumf/minimumf into a compare and
-/// select that returns -0.0 for maximumf(+0.0, -0.0).)
-struct ExpandBF16ConversionsPass
-    : PassWrapper<ExpandBF16ConversionsPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBF16ConversionsPass)
-  StringRef getArgument() const override { return "quant-affine-expand-bf16"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect>();
-  }
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    arith::populateExpandBFloat16Patterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-} // namespace
 
 void mlir::quant_affine::buildQuantAffineCPUPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
@@ -109,7 +88,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16"};
     function.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-    function.addPass(std::make_unique<ExpandBF16ConversionsPass>());
+    // Only upstream's bf16 extf/truncf expansion (not arith-expand's, which
+    // would also rewrite maximumf/minimumf).
+    function.addPass(createQuantAffineExpandBF16Pass());
   }
   if (options.nontemporalStores) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());
@@ -121,7 +102,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   pm.addPass(createReconcileUnrealizedCastsPass());
   addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
   // Last: canonicalization would fold its bitcast pairs back.
-  pm.addNestedPass<LLVM::LLVMFuncOp>(createCarryBF16AsI16Pass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createQuantAffineCarryBF16AsI16Pass());
   QuantAffineCheckLoweredPassOptions check;
   check.pipelineName = "--quant-affine-cpu-pipeline";
   pm.addPass(createQuantAffineCheckLoweredPass(check));

@@ -8,7 +8,7 @@
 
 #include "QuantAffine/Pipelines/Pipelines.h"
 
-#include "Stages.h"
+#include "QuantAffine/Codegen/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -145,8 +145,8 @@ void registerCheckedPipeline(
 } // namespace
 
 void mlir::quant_affine::registerQuantAffinePipelines() {
-  registerBufferizationPrepPasses();
-  registerCarryBF16AsI16Pass();
+  // The passes the pipelines are made of, for users who assemble their own.
+  registerQuantAffineCodegenPasses();
   registerCheckedPipeline<CPUPipelineOptions>(
       "quant-affine-cpu-pipeline",
       "Compile quant_affine on tensors to vectorized LLVM dialect for the host",

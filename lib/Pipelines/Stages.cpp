@@ -8,8 +8,8 @@
 
 #include "Stages.h"
 
+#include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Conversion/Passes.h"
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -74,28 +74,16 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   // Empty-tensor elimination runs One-Shot Analysis, which fails on a
   // materialize_in_destination it cannot bufferize in place; such ops are
   // relaxed first (BufferizationPrep.cpp).
-  pm.addPass(createPrepareTensorDestinationsPass());
-  pm.addNestedPass<func::FuncOp>(createGuardEmptyTensorEliminationPass());
+  pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
+  pm.addNestedPass<func::FuncOp>(
+      createQuantAffineGuardEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
-}
-
-bufferization::OneShotBufferizePassOptions
-mlir::quant_affine::getInPlaceBufferizePassOptions() {
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  // A loop-carried tensor rewritten out of place each iteration (a qdq of
-  // the iter_arg into a fresh destination) yields a new buffer; the
-  // deallocation pipeline frees the previous one.
-  bufferize.allowReturnAllocsFromLoops = true;
-  return bufferize;
 }
 
 void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
-  pm.addPass(createPrepareTensorDestinationsPass());
+  pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
   pm.addPass(bufferization::createOneShotBufferizePass(
       getInPlaceBufferizePassOptions()));
   // Folds collapse_shape(expand_shape(%arg)) back to %arg, so the result is
@@ -104,7 +92,7 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Works around a use after free in ownership-based deallocation next to
   // unstructured control flow that lifting left (BufferizationPrep.cpp).
-  pm.addNestedPass<func::FuncOp>(createLocalizeRegionResultsPass());
+  pm.addNestedPass<func::FuncOp>(createQuantAffineLocalizeRegionResultsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as
   // bufferization.clone: an alloc and a copy the LLVM lowering understands.

@@ -9,14 +9,8 @@
 #ifndef QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 #define QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 
-#include <memory>
-
 namespace mlir {
 class OpPassManager;
-class Pass;
-namespace bufferization {
-struct OneShotBufferizePassOptions;
-} // namespace bufferization
 
 namespace quant_affine {
 
@@ -33,34 +27,6 @@ void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
 void addInPlaceBufferizationStage(OpPassManager &pm);
-
-/// The one-shot-bufferize options of `addInPlaceBufferizationStage`: across
-/// function boundaries, identity layouts, loops may yield new buffers.
-bufferization::OneShotBufferizePassOptions getInPlaceBufferizePassOptions();
-
-/// `quant-affine-prepare-tensor-destinations` (BufferizationPrep.cpp):
-/// tensor destinations of materialize_in_destination written in place where
-/// One-Shot Analysis allows it, into a new buffer where it cannot.
-std::unique_ptr<Pass> createPrepareTensorDestinationsPass();
-
-/// `quant-affine-guard-empty-tensor-elimination` (BufferizationPrep.cpp):
-/// keeps eliminate-empty-tensors from computing into a destination a value
-/// that is also used elsewhere.
-std::unique_ptr<Pass> createGuardEmptyTensorEliminationPass();
-
-/// `quant-affine-localize-region-results` (BufferizationPrep.cpp): keeps
-/// ownership-based deallocation from reading erased values in functions with
-/// unstructured control flow.
-std::unique_ptr<Pass> createLocalizeRegionResultsPass();
-
-/// Registers the passes above for quant-affine-opt.
-void registerBufferizationPrepPasses();
-
-/// `quant-affine-carry-bf16-as-i16` (CarryBF16AsI16.cpp): bf16 values that
-/// LLVM IR only moves are i16, so no x86 backend rounds them with an
-/// instruction that flushes subnormals.
-std::unique_ptr<Pass> createCarryBF16AsI16Pass();
-void registerCarryBF16AsI16Pass();
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
 /// scf loops, affine to arith; added to `pm` as it is (a function or a GPU

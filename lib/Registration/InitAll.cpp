@@ -8,6 +8,7 @@
 
 #include "QuantAffine/InitAll.h"
 
+#include "QuantAffine/Codegen/Passes.h"
 #include "QuantAffine/Conversion/Passes.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 #include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
@@ -81,5 +82,6 @@ void mlir::quant_affine::registerAllPasses() {
   registerGpuToLLVMConversionPass();
   quant_affine::registerQuantAffineConversionPasses();
   quant_affine::registerQuantAffinePasses();
+  quant_affine::registerQuantAffineCodegenPasses();
   quant_affine::registerQuantAffinePipelines();
 }

@@ -108,7 +108,8 @@ checkGPUPipelineOptions(const GPUPipelineOptions &options,
 void buildQuantAffineGPUPipeline(OpPassManager &pm,
                                  const GPUPipelineOptions &options);
 
-/// Registers --quant-affine-cpu-pipeline and --quant-affine-gpu-pipeline.
+/// Registers --quant-affine-cpu-pipeline and --quant-affine-gpu-pipeline,
+/// and the code generation passes they are built from.
 void registerQuantAffinePipelines();
 
 /// The interface models the pipelines rely on (bufferization, tiling, value

@@ -9,7 +9,6 @@
 #ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_TRANSFORMS_PASSES_H
 #define QUANT_AFFINE_DIALECT_QUANTAFFINE_TRANSFORMS_PASSES_H
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 #include <limits>

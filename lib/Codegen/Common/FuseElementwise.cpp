@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -18,7 +19,7 @@
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEFUSEELEMENTWISEPASS
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 

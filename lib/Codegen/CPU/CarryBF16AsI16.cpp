@@ -23,12 +23,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stages.h"
+#include "QuantAffine/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINECARRYBF16ASI16PASS
+#include "QuantAffine/Codegen/CPU/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
 
 using namespace mlir;
 
@@ -104,16 +111,8 @@ Value castAfterDef(OpBuilder &builder, Value value, Type type) {
 }
 
 struct CarryBF16AsI16Pass
-    : PassWrapper<CarryBF16AsI16Pass, OperationPass<LLVM::LLVMFuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CarryBF16AsI16Pass)
-  StringRef getArgument() const override {
-    return "quant-affine-carry-bf16-as-i16";
-  }
-  StringRef getDescription() const override {
-    return "Carry bf16 values that are only moved (loads, stores, vector "
-           "shuffles, phis) as i16, so no backend rounds them";
-  }
-
+    : quant_affine::impl::QuantAffineCarryBF16AsI16PassBase<
+          CarryBF16AsI16Pass> {
   void runOnOperation() override {
     LLVM::LLVMFuncOp func = getOperation();
     if (func.isExternal())
@@ -193,11 +192,3 @@ struct CarryBF16AsI16Pass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> mlir::quant_affine::createCarryBF16AsI16Pass() {
-  return std::make_unique<CarryBF16AsI16Pass>();
-}
-
-void mlir::quant_affine::registerCarryBF16AsI16Pass() {
-  PassRegistration<CarryBF16AsI16Pass>();
-}

@@ -6,10 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,7 +22,7 @@
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEMAPTOGPUPASS
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+#include "QuantAffine/Codegen/GPU/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 

@@ -6,18 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINECHECKLOWEREDPASS
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 
@@ -29,12 +27,18 @@ struct QuantAffineCheckLoweredPass
           QuantAffineCheckLoweredPass> {
   using Base::Base;
 
+  /// Dialects and ops are matched by name, so that this library links no
+  /// target dialect: a loaded dialect's namespace names it, and a registered
+  /// op's name names its op class.
   bool isTranslatable(Operation *op) const {
     if (isa<ModuleOp>(op))
       return true;
-    if (isa<LLVM::LLVMDialect, omp::OpenMPDialect>(op->getDialect()))
-      return true;
-    return allowGPU && isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op);
+    if (Dialect *dialect = op->getDialect())
+      if (llvm::is_contained({"llvm", "omp"}, dialect->getNamespace()))
+        return true;
+    return allowGPU && op->isRegistered() &&
+           llvm::is_contained({"gpu.binary", "gpu.launch_func"},
+                              op->getName().getStringRef());
   }
 
   void runOnOperation() override {

@@ -18,9 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -31,7 +32,7 @@
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEFLATTENTRANSFERSPASS
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+#include "QuantAffine/Codegen/CPU/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -19,7 +19,7 @@
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINECHECKGPUTARGETPASS
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+#include "QuantAffine/Codegen/GPU/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 

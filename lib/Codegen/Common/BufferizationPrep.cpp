@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Two passes the pipelines run around bufferization, each working around a
-// limitation of upstream MLIR 22:
+// Three passes the pipelines run around bufferization, each working around a
+// limitation of upstream MLIR 22 (the third, guard-empty-tensor-elimination,
+// is described at its class):
 //
 // quant-affine-prepare-tensor-destinations (before one-shot bufferization)
 //   `%r = bufferization.materialize_in_destination %y in %d` with a tensor
@@ -39,7 +40,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stages.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -54,7 +55,29 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEPREPARETENSORDESTINATIONSPASS
+#define GEN_PASS_DEF_QUANTAFFINEGUARDEMPTYTENSORELIMINATIONPASS
+#define GEN_PASS_DEF_QUANTAFFINELOCALIZEREGIONRESULTSPASS
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
 using namespace mlir;
+
+bufferization::OneShotBufferizePassOptions
+mlir::quant_affine::getInPlaceBufferizePassOptions() {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop-carried tensor rewritten out of place each iteration (a qdq of
+  // the iter_arg into a fresh destination) yields a new buffer; the
+  // deallocation pipeline frees the previous one.
+  bufferize.allowReturnAllocsFromLoops = true;
+  return bufferize;
+}
 
 namespace {
 
@@ -151,20 +174,8 @@ Operation *findUnavoidableConflict(ModuleOp module) {
 }
 
 struct PrepareTensorDestinationsPass
-    : PassWrapper<PrepareTensorDestinationsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareTensorDestinationsPass)
-
-  StringRef getArgument() const override {
-    return "quant-affine-prepare-tensor-destinations";
-  }
-  StringRef getDescription() const override {
-    return "Rename tensor destinations of materialize_in_destination so that "
-           "One-Shot Analysis can write into them in place; where it cannot, "
-           "materialize into a new buffer instead";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<tensor::TensorDialect>();
-  }
+    : quant_affine::impl::QuantAffinePrepareTensorDestinationsPassBase<
+          PrepareTensorDestinationsPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -200,20 +211,8 @@ struct PrepareTensorDestinationsPass
 /// chain then computes in a buffer of its own and is copied into the
 /// destination.
 struct GuardEmptyTensorEliminationPass
-    : PassWrapper<GuardEmptyTensorEliminationPass,
-                  OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GuardEmptyTensorEliminationPass)
-
-  StringRef getArgument() const override {
-    return "quant-affine-guard-empty-tensor-elimination";
-  }
-  StringRef getDescription() const override {
-    return "Keep eliminate-empty-tensors from computing into a destination "
-           "a value that is also used elsewhere";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<bufferization::BufferizationDialect>();
-  }
+    : quant_affine::impl::QuantAffineGuardEmptyTensorEliminationPassBase<
+          GuardEmptyTensorEliminationPass> {
 
   /// The tensor.empty ops that `source` may be computed in (through DPS
   /// inits, reshapes, the values region ops yield and, conservatively, every
@@ -278,21 +277,8 @@ struct GuardEmptyTensorEliminationPass
 };
 
 struct LocalizeRegionResultsPass
-    : PassWrapper<LocalizeRegionResultsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LocalizeRegionResultsPass)
-
-  StringRef getArgument() const override {
-    return "quant-affine-localize-region-results";
-  }
-  StringRef getDescription() const override {
-    return "In functions with unstructured control flow, pass memref results "
-           "of region ops used outside their block through a memref.cast, so "
-           "that ownership-based buffer deallocation never reads an erased "
-           "value";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<memref::MemRefDialect>();
-  }
+    : quant_affine::impl::QuantAffineLocalizeRegionResultsPassBase<
+          LocalizeRegionResultsPass> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -323,23 +309,3 @@ struct LocalizeRegionResultsPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass>
-mlir::quant_affine::createPrepareTensorDestinationsPass() {
-  return std::make_unique<PrepareTensorDestinationsPass>();
-}
-
-std::unique_ptr<Pass>
-mlir::quant_affine::createGuardEmptyTensorEliminationPass() {
-  return std::make_unique<GuardEmptyTensorEliminationPass>();
-}
-
-std::unique_ptr<Pass> mlir::quant_affine::createLocalizeRegionResultsPass() {
-  return std::make_unique<LocalizeRegionResultsPass>();
-}
-
-void mlir::quant_affine::registerBufferizationPrepPasses() {
-  PassRegistration<PrepareTensorDestinationsPass>();
-  PassRegistration<LocalizeRegionResultsPass>();
-  PassRegistration<GuardEmptyTensorEliminationPass>();
-}

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -25,7 +25,7 @@
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEMANAGEDALLOCATIONSPASS
-#include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h.inc"
+#include "QuantAffine/Codegen/GPU/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 

@@ -1,0 +1,133 @@
+//===- Passes.td - CPU code generation passes --------------*- tablegen -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Passes only the CPU pipeline runs: vector code for the host (division,
+// memory layout, streaming stores) and bf16 as the x86 backend needs it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_CPU_PASSES_TD
+#define QUANT_AFFINE_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QuantAffineDivideByReciprocalPass
+    : Pass<"quant-affine-divide-by-reciprocal", "func::FuncOp"> {
+  let summary = "Round x / s through x * (1 / s) where that is provably exact";
+  let description = [{
+    Rewrites `math.roundeven(arith.divf(%x, %s))` on f32 vectors whose
+    divisor is the same in every lane (a broadcast, or a broadcasting
+    `vector.transfer_read`: per-tensor scales, per-channel scales of an outer
+    dim, blocks along the vector) and whose dividend is an unmasked, in-bounds
+    read. `1 / s` is divided once as a scalar, `t = x * (1 / s)` is rounded,
+    and a per-vector check decides whether that is what true division gives
+    in every lane: `1 / s` normal and finite, `|t| < 2^19`, and `t` farther
+    than `2^-20 |t|` from `floor(t) + 0.5`. Otherwise the vector divides
+    (`scf.if`). The proof is in `DivideByReciprocal.cpp` and
+    `docs/Pipelines.md`; the result is bit for bit that of true division for
+    every input. Quantizing data that is in cache is bound by the vector
+    division; this takes it off the common path.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "math::MathDialect", "scf::SCFDialect",
+    "vector::VectorDialect"
+  ];
+}
+
+def QuantAffineFlattenTransfersPass
+    : Pass<"quant-affine-flatten-transfers", "func::FuncOp"> {
+  let summary = "Make vector transfers of contiguous memory one-dimensional";
+  let description = [{
+    Applies upstream's unit-dim dropping and flattening patterns to
+    `vector.transfer_read`/`transfer_write` on memrefs: a `2 x 32` tile of
+    two neighbouring blocks, contiguous in memory, becomes one 64-element
+    access (and so, with `quant-affine-mark-nontemporal`, one streamed
+    64-byte line for i8 results) instead of two half-line accesses. Where
+    upstream's contiguity check would read past the end of a shape (an
+    all-unit vector, `1x1x1`, or a broadcast read of a lower-rank memref),
+    the transfer is left as it is.
+
+    First, reads and writes (transfers, plain and masked loads and stores)
+    of vectors whose elements LLVM lays out differently in a vector than in
+    a memref are unrolled into one `memref.load`/`memref.store` per element
+    (guarded by `scf.if` where masked or possibly out of bounds): LLVM packs
+    vector elements bit by bit, while a memref gives each element the alloc
+    size of its scalar type (`i1`..`i7` a byte, `i12` two, `i24` four). Only
+    element widths that are a power of two of at least 8 bits keep vector
+    accesses. `quant-affine-vectorize` keeps the generics it vectorizes off
+    such types; this covers vectors the program writes itself.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
+}
+
+def QuantAffineMarkNontemporalPass
+    : Pass<"quant-affine-mark-nontemporal", "func::FuncOp"> {
+  let summary = "Make vector stores to memory non-temporal";
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
+  let description = [{
+    Lowers unmasked 1-D `vector.transfer_write`s on memrefs to `vector.store`
+    and makes the stores non-temporal, so large outputs stream past the
+    caches instead of being read for ownership first. Only worth it when the
+    output does not fit in cache.
+
+    x86 streams a store only when it is aligned to its size, which depends
+    on the caller's buffer. So the function body is versioned: if every
+    buffer the stores write (function arguments, through views) is aligned
+    to its widest store (its size rounded up to a power of two: 64 bytes for
+    a 48-byte row of 12 x i32), a copy runs with non-temporal stores, each
+    carrying the largest power-of-two alignment that the buffer's and its
+    offset's divisibility prove; otherwise the original runs with plain
+    stores. Functions whose stores write other memrefs, or that return
+    values computed in the body, are marked without versioning.
+  }];
+}
+
+def QuantAffineExpandBF16Pass : Pass<"quant-affine-expand-bf16"> {
+  let summary = "Expand bf16 extf/truncf into integer arithmetic";
+  let description = [{
+    Applies only upstream's bf16 `arith.extf`/`arith.truncf` expansion
+    (`arith::populateExpandBFloat16Patterns`): widening is a 16-bit shift,
+    narrowing rounds to nearest even in integer arithmetic. The CPU pipeline
+    runs it after `arith-emulate-unsupported-floats`, so that no bf16
+    conversion reaches LLVM, whose x86 backend would narrow with
+    `VCVTNEPS2BF16` (which flushes subnormals) on AVX512-BF16 hosts.
+
+    Unlike `arith-expand{include-bf16}`, which also expands
+    `maximumf`/`minimumf` into a compare and select that returns `-0.0` for
+    `maximumf(+0.0, -0.0)`, nothing else is touched.
+  }];
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
+def QuantAffineCarryBF16AsI16Pass
+    : Pass<"quant-affine-carry-bf16-as-i16", "LLVM::LLVMFuncOp"> {
+  let summary = "Carry bf16 values that are only moved (loads, stores, vector "
+                "shuffles, phis) as i16, so no backend rounds them";
+  let description = [{
+    By the end of the CPU pipeline no bf16 arithmetic is left (it is
+    emulated in f32 and rounded in integer arithmetic), but bf16 *values*
+    still move: loads, stores, vector inserts and shuffles, phis. The x86
+    backend keeps a bf16 that lives across basic blocks (every value at
+    -O0, phis at any level) in an f32 register and rounds it back where it
+    is used. With AVX512-BF16 or AVX-NE-CONVERT that rounding is
+    `VCVTNEPS2BF16`, which flushes subnormals to zero
+    (llvm/llvm-project#221052).
+
+    This pass retypes every LLVM-dialect op that only moves bits (and every
+    phi) from bf16 to i16, element types and aggregates included, so no bf16
+    value is left to be rounded. Ops that really take or make bf16 (calls,
+    returns, anything else) keep their types: a bitcast next to them
+    converts, in the same block. Function signatures keep bf16 so the ABI is
+    unchanged. The CPU pipeline runs it last, after canonicalization, which
+    would fold its bitcast pairs back.
+  }];
+}
+
+#endif // QUANT_AFFINE_CODEGEN_CPU_PASSES_TD

@@ -1,0 +1,40 @@
+//===- Passes.h - target-independent codegen passes -------------*- C++ -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The code generation passes both pipelines run (Passes.td), and the options
+// they share with the pipelines that configure them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_COMMON_PASSES_H
+#define QUANT_AFFINE_CODEGEN_COMMON_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace bufferization {
+struct OneShotBufferizePassOptions;
+} // namespace bufferization
+
+namespace quant_affine {
+
+#define GEN_PASS_DECL
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+
+/// The one-shot-bufferize options the pipelines bufferize with (across
+/// function boundaries, identity layouts, loops may yield new buffers);
+/// `quant-affine-prepare-tensor-destinations` analyses with the same ones.
+bufferization::OneShotBufferizePassOptions getInPlaceBufferizePassOptions();
+
+#define GEN_PASS_REGISTRATION
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_CODEGEN_COMMON_PASSES_H

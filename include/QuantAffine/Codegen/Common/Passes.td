@@ -1,0 +1,248 @@
+//===- Passes.td - target-independent codegen passes -------*- tablegen -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Code generation passes that both pipelines run: linalg on tensors,
+// tiling and vectorization, and the bufferization workarounds. No target
+// dialect (LLVM, NVVM, GPU, OpenMP) is built or linked here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_COMMON_PASSES_TD
+#define QUANT_AFFINE_CODEGEN_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QuantAffineDecomposeAggregatesPass
+    : Pass<"quant-affine-decompose-aggregates", "func::FuncOp"> {
+  let summary = "Decompose aggregate linalg ops (softmax, ...) into generics";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface`
+    (`linalg.softmax`, the Winograd transforms) by the sequence of
+    `linalg.generic`/`linalg.fill` ops its own `decomposeOperation` gives.
+    Upstream has the decompositions but no pass that applies them; the
+    pipelines run this first, so that such ops lower like any other linalg
+    op instead of passing through unlowered.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "linalg::LinalgDialect", "math::MathDialect",
+    "tensor::TensorDialect"
+  ];
+}
+
+def QuantAffineFuseElementwisePass
+    : Pass<"quant-affine-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops, with bodies of bounded size";
+  let description = [{
+    Upstream's elementwise fusion (`linalg-fuse-elementwise-ops`: producer
+    into consumer where the producer has one use, reshapes folded by
+    expansion, generic canonicalizations), with one difference: a fusion
+    whose body would hold more than `max-body-ops` ops is not done. Each
+    fusion clones both bodies, so fusing a chain of n elementwise ops into
+    one body costs O(n^2) (1,000 chained ops took seconds, 5,000 minutes);
+    with the bound, a chain fuses into n / max-body-ops generics in linear
+    time, each still a single vectorized loop.
+  }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "int64_t", /*default=*/"128",
+           "Largest fused body, in ops">
+  ];
+  let dependentDialects = [
+    "affine::AffineDialect", "linalg::LinalgDialect", "tensor::TensorDialect"
+  ];
+}
+
+def QuantAffineVectorizePass
+    : Pass<"quant-affine-vectorize", "func::FuncOp"> {
+  let summary = "Tile elementwise linalg.generic ops and vectorize the tiles";
+  let description = [{
+    Tiles every all-parallel `linalg.generic` on tensors to
+    `1 x ... x 1 x vector-width` with `scf.for` loops (where the innermost
+    dim is a block narrower than the width, to `1 x ... x k x block` with
+    `k x block = vector-width`) and vectorizes each tile
+    with `linalg::vectorize`. Tiles of static shape become plain vector ops;
+    where the innermost size is dynamic or not a multiple of the width, the
+    tile is vectorized with masks. Ops that cannot be vectorized (gathers of
+    doubly-dynamic block encodings) stay scalar and lower to loops, and so do
+    ops that read or write (as operands, or through `tensor.extract` in the
+    body) elements whose width is not a power of two of at least 8 bits
+    (`i1`, `i4`, `i12`, `i24`, `i40`, ...): memrefs give each such element
+    the alloc size of its scalar type (`i24` takes 4 bytes), while LLVM packs
+    vectors of them bit by bit, so vector loads and stores would not match
+    the scalar layout. (Results of such types that fuse into a consumer, like
+    a widening `extsi`, never reach memory and are vectorized.) A masked
+    contiguous read that upstream gives the tile's mask where the transfer
+    takes fewer dims (a rank-1 `tensor.extract` source in a 1 x 8 tile) gets
+    the mask reshaped to the dims it reads.
+
+    With `full-vectors-only`, the width of each op shrinks to the largest
+    power of two not above `vector-width` that divides its innermost size
+    (dynamic sizes get width 1): no masks, and in buffers whose rows start
+    aligned every vector access is aligned to its own size, which the GPU
+    pipeline relies on for 16-byte `ld.global.v4`.
+
+    With `parallel-outer`, the outermost dim is first split into chunks in
+    an `scf.forall` (one row each, or 4096 elements of a rank-1 tensor), and
+    the chunks are tiled with `scf.for`: coarse parallel work for threads,
+    which the CPU pipeline's `openmp` option distributes.
+
+    With `parallel-loops`, the tile loop is an `scf.forall`, whose
+    iterations are independent by construction; the GPU pipeline turns it
+    into `scf.parallel` and maps it to blocks and threads.
+
+    Run it after `--convert-quant-affine-to-linalg` and before
+    bufferization; `--quant-affine-cpu-pipeline` and
+    `--quant-affine-gpu-pipeline` do.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Elements per vector along the innermost dim">,
+    Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
+           "Tile with scf.forall instead of scf.for">,
+    Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"false",
+           "First split the outermost dim into an scf.forall of chunks "
+           "(rows; 4096 elements for rank 1), then tile each chunk with "
+           "scf.for">,
+    Option<"fullVectorsOnly", "full-vectors-only", "bool", /*default=*/"false",
+           "Shrink the width to a power of two dividing the innermost size, "
+           "and keep dynamic innermost sizes scalar, so that no tile is "
+           "partial and every vector access is aligned to its size">
+  ];
+  let dependentDialects = [
+    "scf::SCFDialect", "vector::VectorDialect", "tensor::TensorDialect",
+    "affine::AffineDialect", "arith::ArithDialect"
+  ];
+}
+
+def QuantAffineReshapeDestinationsPass
+    : Pass<"quant-affine-reshape-destinations", "func::FuncOp"> {
+  let summary = "Move block reshapes onto materialize_in_destination targets";
+  let description = [{
+    Blocked encodings compute in an expanded shape and `collapse_shape` the
+    result. Upstream empty-tensor elimination only follows same-type chains, so
+    it cannot hand such a result the caller's buffer. This pass rewrites
+
+    ```mlir
+    %c = tensor.collapse_shape %r [...] : tensor<4x2x32xi8> into tensor<4x64xi8>
+    %m = bufferization.materialize_in_destination %c in %dest
+    ```
+
+    into a materialization into `expand_shape %dest` (placed right after
+    `%dest` is defined; `memref.expand_shape` for a `restrict writable`
+    buffer destination) followed by a collapse, after which
+    `-eliminate-empty-tensors` writes the result in place.
+  }];
+  let dependentDialects = ["tensor::TensorDialect", "memref::MemRefDialect",
+                           "bufferization::BufferizationDialect"];
+}
+
+def QuantAffinePrepareTensorDestinationsPass
+    : Pass<"quant-affine-prepare-tensor-destinations", "ModuleOp"> {
+  let summary = "Rename tensor destinations of materialize_in_destination so "
+                "that One-Shot Analysis can write into them in place; where "
+                "it cannot, materialize into a new buffer instead";
+  let description = [{
+    Works around a limitation of upstream One-Shot Analysis (MLIR 22); the
+    pipelines run it before `-eliminate-empty-tensors` and before
+    `-one-shot-bufferize`.
+
+    `%r = bufferization.materialize_in_destination %y in %d` with a tensor
+    `%d` must bufferize in place into `%d`'s buffer. The analysis checks that
+    requirement before any other decision, and accepts the read of `%y` only
+    if `%y`'s reverse use-def chain ends in a value equivalent to `%d` that
+    is an OpResult: a function argument (a block argument) never matches, so
+    a loop that writes its tiles into `%d` (what empty-tensor elimination and
+    tiling make of any elementwise op) fails with "cannot avoid RaW
+    conflict". So every such destination is first renamed by a same-type
+    `tensor.cast` (which folds away after bufferization).
+
+    Where writing into `%d` is impossible (`%d`'s old value is read after
+    the write, ...), the analysis still fails; then the op that it names as
+    the conflicting write is replaced by its source, whose value it has: the
+    result lives in a new buffer and the destination is left as it is. The
+    analysis (with the options the pipelines bufferize with) is run on a copy
+    of the module until it succeeds or names no such op.
+  }];
+  let dependentDialects = ["tensor::TensorDialect"];
+}
+
+def QuantAffineGuardEmptyTensorEliminationPass
+    : Pass<"quant-affine-guard-empty-tensor-elimination", "func::FuncOp"> {
+  let summary = "Keep eliminate-empty-tensors from computing into a "
+                "destination a value that is also used elsewhere";
+  let description = [{
+    Upstream `-eliminate-empty-tensors` replaces the `tensor.empty` at the
+    root of a `materialize_in_destination` source's destination chain (DPS
+    inits) with the destination, without asking whether a value on that
+    chain is used elsewhere:
+
+    ```mlir
+    %r = reduce(fill(empty))
+    %i = tensor.insert %v into %r
+    bufferization.materialize_in_destination %i in %out
+    return %r
+    ```
+
+    then computes `%r` in `%out`'s buffer, and the insert overwrites it while
+    `%r` is still returned. Where any value on the chain (through DPS inits,
+    reshapes, the values region ops yield and, conservatively, every tensor
+    operand of any other op, such as a call) has another use, the root
+    becomes a `bufferization.alloc_tensor` (the same uninitialized tensor,
+    which the elimination leaves alone): the chain then computes in a buffer
+    of its own and is copied into the destination.
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
+def QuantAffineLocalizeRegionResultsPass
+    : Pass<"quant-affine-localize-region-results", "func::FuncOp"> {
+  let summary = "In functions with unstructured control flow, pass memref "
+                "results of region ops used outside their block through a "
+                "memref.cast, so that ownership-based buffer deallocation "
+                "never reads an erased value";
+  let description = [{
+    Works around a use after free in upstream ownership-based buffer
+    deallocation (llvm/llvm-project#119863, fixed after 22.1); the pipelines
+    run it right before the deallocation pipeline.
+
+    The deallocation computes liveness once, then replaces each region op
+    with memref results (`scf.for`, `scf.if`, ...) by a copy with ownership
+    results, erasing the original. In a function with unstructured control
+    flow it then reads the liveness sets of later blocks, which still hold
+    the erased op's results: a crash or, when the memory is reused, a freed
+    buffer that is still live. So in such functions each memref result of a
+    region op that is used outside the op's block is first passed through a
+    same-type `memref.cast` in that block: the liveness sets then name the
+    cast, which is never replaced. Functions whose regions all have one
+    block are left alone.
+  }];
+  let dependentDialects = ["memref::MemRefDialect"];
+}
+
+def QuantAffineCheckLoweredPass
+    : Pass<"quant-affine-check-lowered", "ModuleOp"> {
+  let summary = "Reject output that mlir-translate or mlir-runner cannot take";
+  let description = [{
+    The last pass of both pipelines. Every op left in the module must be one
+    that `mlir-translate --mlir-to-llvmir` translates: `builtin.module` and
+    the `llvm` and `omp` dialects, plus, with `gpu`, the `gpu.binary` and
+    `gpu.launch_func` ops of lowered host code. Anything else (an op no
+    stage lowered, an `unrealized_conversion_cast` left by a partial
+    conversion) is an error naming the op, at its location, so a pipeline
+    never succeeds with output that is not fully lowered. One error is
+    reported per op name.
+  }];
+  let options = [
+    Option<"allowGPU", "gpu", "bool", /*default=*/"false",
+           "Also accept gpu.binary and gpu.launch_func (GPU host code)">,
+    Option<"pipelineName", "pipeline", "std::string",
+           /*default=*/"\"the pipeline\"",
+           "Name of the pipeline the errors mention">
+  ];
+}
+
+#endif // QUANT_AFFINE_CODEGEN_COMMON_PASSES_TD

@@ -1,0 +1,89 @@
+//===- Passes.td - GPU code generation passes --------------*- tablegen -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Passes only the GPU pipeline runs: managed memory for host buffers,
+// blocks and threads, and the NVVM target check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_GPU_PASSES_TD
+#define QUANT_AFFINE_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QuantAffineManagedAllocationsPass
+    : Pass<"quant-affine-managed-allocations", "ModuleOp"> {
+  let summary = "Allocate host-code buffers as managed GPU memory";
+  let description = [{
+    Replaces `memref.alloc`/`memref.dealloc` outside GPU code with
+    `gpu.alloc host_shared`/`gpu.dealloc`: the buffers that bufferization
+    allocates in host code (results of functions that do not write into a
+    destination, temporaries) are read or written by kernels, which cannot
+    touch `malloc` memory. Managed memory stays readable by the host, so a
+    returned buffer can be printed or copied there. Every host
+    `memref.dealloc` becomes a `gpu.dealloc`: buffer deallocation also
+    frees buffers that the program allocated with `gpu.alloc`, and `free()`
+    on those would be wrong. Destination-style functions allocate nothing.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+}
+
+def QuantAffineMapToGPUPass
+    : Pass<"quant-affine-map-to-gpu", "func::FuncOp"> {
+  let summary = "Split top-level scf.parallel loops into GPU blocks and threads";
+  let description = [{
+    Tiles every outermost `scf.parallel` into a loop over blocks and a loop
+    over the threads of a block, and marks both with the mapping that
+    `--convert-parallel-loops-to-gpu` reads. Threads are handed out innermost
+    dim first, up to `block-size` per block: the innermost dim goes to
+    `thread_x`, so neighbouring threads touch neighbouring elements and
+    global accesses coalesce. Iterations past a dim's end are guarded with
+    `scf.if`, so every block has the same size. The block loop puts the dim
+    with the most blocks on `block_x` (the only grid dim that may exceed
+    65535); a static grid dim that does not fit `block_y`/`block_z`, and any
+    dim past the third, runs as a loop inside the kernel. Linalg ops on
+    memrefs outside any loop (ones that were not tiled) first become
+    parallel loops; a rank-0 op, which has no loop, goes into a
+    one-iteration `scf.parallel`, so that it too runs on the device.
+
+    `--quant-affine-gpu-pipeline` runs it on bufferized, vectorized code
+    whose tile loops `scf-forall-to-parallel` turned into `scf.parallel`.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">
+  ];
+  let dependentDialects = [
+    "gpu::GPUDialect", "scf::SCFDialect", "arith::ArithDialect",
+    "affine::AffineDialect", "linalg::LinalgDialect"
+  ];
+}
+
+def QuantAffineCheckGPUTargetPass
+    : Pass<"quant-affine-check-gpu-target", "gpu::GPUModuleOp"> {
+  let summary = "Reject device code that the NVVM target cannot compile or link";
+  let description = [{
+    Runs on LLVM-dialect GPU modules with an `#nvvm.target`, before
+    `gpu-module-to-binary`, and turns what would be a crash or a broken
+    binary there into an error at the right place:
+
+    - a chip the PTX version in the target's features (`+ptxNN`) does not
+      support (LLVM aborts on it);
+    - calls to `__nv_*` functions (what `convert-gpu-to-nvvm` makes of
+      `math.roundeven` and friends) when
+      `<cuda-path>/nvvm/libdevice/libdevice.10.bc` does not exist: the PTX
+      would be emitted with unresolved externs and fail only when loaded;
+    - any other external function, which nothing would resolve.
+  }];
+  let options = [
+    Option<"cudaPath", "cuda-path", "std::string",
+           /*default=*/"\"/usr/local/cuda\"", "CUDA toolkit root">
+  ];
+}
+
+#endif // QUANT_AFFINE_CODEGEN_GPU_PASSES_TD

@@ -1,0 +1,37 @@
+//===- ExpandBF16.cpp - bf16 extf/truncf in integer arithmetic ------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEEXPANDBF16PASS
+#include "QuantAffine/Codegen/CPU/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+/// Only upstream's bf16 extf/truncf expansion. (arith-expand with
+/// include-bf16 would also expand maximumf/minimumf into a compare and
+/// select that returns -0.0 for maximumf(+0.0, -0.0).)
+struct ExpandBF16Pass
+    : quant_affine::impl::QuantAffineExpandBF16PassBase<ExpandBF16Pass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
