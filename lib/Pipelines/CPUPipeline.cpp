@@ -30,13 +30,11 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -51,12 +49,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   QuantAffineVectorizePassOptions vectorize;
   vectorize.vectorWidth = options.vectorWidth;
   vectorize.parallelOuter = options.openmp;
-  pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(vectorize));
-  // Masked transfers become plain masked ops before bufferization: buffer
-  // deallocation would otherwise insert ops into vector.mask regions, which
-  // allow only one.
-  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
-  addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
+  addVectorizeStage(pm, vectorize);
   // After canonicalization has marked the reads in bounds.
   if (options.reciprocalDivision)
     pm.addNestedPass<func::FuncOp>(createQuantAffineDivideByReciprocalPass());
@@ -95,7 +88,6 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   if (options.nontemporalStores) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());
   }
-  pm.addPass(createSCFToControlFlowPass());
   addStandardToLLVMStage(pm);
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());

@@ -42,7 +42,6 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -81,10 +80,7 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   vectorize.parallelLoops = true;
   // Vector accesses take the vector's alignment (below): no partial tiles.
   vectorize.fullVectorsOnly = true;
-  pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(vectorize));
-  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addVectorizeStage(pm, vectorize);
   addInPlaceBufferizationStage(pm);
   // What the host code still allocates, kernels use: managed memory.
   pm.addPass(createQuantAffineManagedAllocationsPass());
@@ -118,7 +114,6 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
 
   // 5. Host code to LLVM; device code to a binary.
   addLoopsStage(pm.nest<func::FuncOp>());
-  pm.addPass(createSCFToControlFlowPass());
   addStandardToLLVMStage(pm);
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -21,6 +21,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -80,6 +82,17 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
 }
 
+void mlir::quant_affine::addVectorizeStage(
+    OpPassManager &pm, const QuantAffineVectorizePassOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createQuantAffineVectorizePass(options));
+  // Masked transfers become plain masked ops before bufferization: buffer
+  // deallocation would otherwise insert ops into vector.mask regions, which
+  // allow only one.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  // Marks reads in bounds, and merges what tiling repeats per tile.
+  addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
+}
+
 void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
@@ -108,6 +121,7 @@ void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
 }
 
 void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
   OpPassManager &function = pm.nest<func::FuncOp>();
   function.addPass(memref::createExpandStridedMetadataPass());
   function.addPass(createLowerAffinePass());

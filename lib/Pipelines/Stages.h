@@ -13,6 +13,7 @@ namespace mlir {
 class OpPassManager;
 
 namespace quant_affine {
+struct QuantAffineVectorizePassOptions;
 
 /// Canonicalization (and CSE with `cse`) nested in each function of type
 /// `FuncT`: linear in the number of functions, and parallel across them,
@@ -24,6 +25,11 @@ void addFunctionCleanup(OpPassManager &pm, bool cse = false);
 /// linalg.generic ops whose results go to the caller's buffers.
 void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
 
+/// Tiles and vectorizes on tensors (quant-affine-vectorize with `options`),
+/// then lowers vector masks and cleans up each function.
+void addVectorizeStage(OpPassManager &pm,
+                       const QuantAffineVectorizePassOptions &options);
+
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
 void addInPlaceBufferizationStage(OpPassManager &pm);
@@ -33,8 +39,8 @@ void addInPlaceBufferizationStage(OpPassManager &pm);
 /// module pass manager).
 void addLoopsStage(OpPassManager &pm);
 
-/// Lowers cf/memref/vector/math/arith/index/ub/func (after scf-to-cf) to
-/// the LLVM dialect.
+/// Lowers scf to cf, then cf/memref/vector/math/arith/index/ub/func to the
+/// LLVM dialect.
 void addStandardToLLVMStage(OpPassManager &pm);
 
 } // namespace quant_affine
