@@ -90,10 +90,7 @@ void mlir::quant_affine::registerPipelineExtensions(DialectRegistry &registry) {
 LogicalResult mlir::quant_affine::checkCPUPipelineOptions(
     const CPUPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> error) {
-  if (options.vectorWidth < 1)
-    return error("vector-width must be at least 1, got " +
-                 Twine(options.vectorWidth));
-  return success();
+  return checkVectorWidth(options.vectorWidth, error);
 }
 
 LogicalResult mlir::quant_affine::checkGPUPipelineOptions(
@@ -102,12 +99,9 @@ LogicalResult mlir::quant_affine::checkGPUPipelineOptions(
   StringRef format = options.format;
   if (!llvm::is_contained({"isa", "bin", "fatbin"}, format))
     return error("format must be isa, bin or fatbin, got '" + format + "'");
-  if (options.vectorWidth < 1)
-    return error("vector-width must be at least 1, got " +
-                 Twine(options.vectorWidth));
-  if (options.blockSize < 1 || options.blockSize > 1024)
-    return error("block-size must be in [1, 1024], got " +
-                 Twine(options.blockSize));
+  if (failed(checkVectorWidth(options.vectorWidth, error)) ||
+      failed(checkBlockSize(options.blockSize, error)))
+    return failure();
   if (options.optLevel > 3)
     return error("opt-level must be in [0, 3], got " + Twine(options.optLevel));
   return success();

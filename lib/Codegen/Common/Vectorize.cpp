@@ -191,11 +191,11 @@ struct QuantAffineVectorizePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (vectorWidth < 1) {
-      getOperation().emitError("vector-width must be at least 1, got ")
-          << vectorWidth.getValue();
+    if (failed(quant_affine::checkVectorWidth(
+            vectorWidth, [&](const Twine &message) {
+              return getOperation().emitError(message);
+            })))
       return signalPassFailure();
-    }
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       // An empty op has nothing to tile (and upstream tiling of a zero-size
@@ -233,3 +233,10 @@ struct QuantAffineVectorizePass
 };
 
 } // namespace
+
+LogicalResult mlir::quant_affine::checkVectorWidth(
+    int64_t vectorWidth, function_ref<LogicalResult(const Twine &)> error) {
+  if (vectorWidth < 1)
+    return error("vector-width must be at least 1, got " + Twine(vectorWidth));
+  return success();
+}

@@ -149,11 +149,11 @@ struct QuantAffineMapToGPUPass
   }
 
   void runOnOperation() override {
-    if (blockSize < 1 || blockSize > 1024) {
-      getOperation().emitError("block-size must be in [1, 1024], got ")
-          << blockSize.getValue();
+    if (failed(
+            quant_affine::checkBlockSize(blockSize, [&](const Twine &message) {
+              return getOperation().emitError(message);
+            })))
       return signalPassFailure();
-    }
     if (failed(loopsForUntiledOps()))
       return signalPassFailure();
     SmallVector<scf::ParallelOp> outermost;
@@ -182,3 +182,10 @@ struct QuantAffineMapToGPUPass
 };
 
 } // namespace
+
+LogicalResult mlir::quant_affine::checkBlockSize(
+    int64_t blockSize, function_ref<LogicalResult(const Twine &)> error) {
+  if (blockSize < 1 || blockSize > 1024)
+    return error("block-size must be in [1, 1024], got " + Twine(blockSize));
+  return success();
+}

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The code generation passes both pipelines run (Passes.td), and the options
-// they share with the pipelines that configure them.
+// The code generation passes both pipelines run (Passes.td), and the rules
+// and options they share with the pipelines that configure them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,13 @@ namespace quant_affine {
 
 #define GEN_PASS_DECL
 #include "QuantAffine/Codegen/Common/Passes.h.inc"
+
+/// The one rule for `vector-width`, shared by `quant-affine-vectorize` and
+/// the pipeline options that configure it: at least 1. Reports a violation
+/// through `error` (the message names the option and the value) and fails.
+LogicalResult
+checkVectorWidth(int64_t vectorWidth,
+                 function_ref<LogicalResult(const Twine &)> error);
 
 /// The one-shot-bufferize options the pipelines bufferize with (across
 /// function boundaries, identity layouts, loops may yield new buffers);

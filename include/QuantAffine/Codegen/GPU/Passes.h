@@ -19,6 +19,13 @@ namespace quant_affine {
 #define GEN_PASS_DECL
 #include "QuantAffine/Codegen/GPU/Passes.h.inc"
 
+/// The one rule for `block-size`, shared by `quant-affine-map-to-gpu` and
+/// the pipeline options that configure it: in [1, 1024], the threads a CUDA
+/// block may have. Reports a violation through `error` (the message names
+/// the option and the value) and fails.
+LogicalResult checkBlockSize(int64_t blockSize,
+                             function_ref<LogicalResult(const Twine &)> error);
+
 #define GEN_PASS_REGISTRATION
 #include "QuantAffine/Codegen/GPU/Passes.h.inc"
 
