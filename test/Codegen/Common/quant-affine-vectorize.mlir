@@ -1,0 +1,118 @@
+// RUN: quant-affine-opt %s --quant-affine-vectorize | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-vectorize="vector-width=8" | FileCheck %s --check-prefix=W8
+// RUN: quant-affine-opt %s --quant-affine-vectorize="full-vectors-only" | FileCheck %s --check-prefix=FULL
+// RUN: quant-affine-opt %s --quant-affine-vectorize="parallel-loops" | FileCheck %s --check-prefix=FORALL
+// RUN: quant-affine-opt %s --quant-affine-vectorize="parallel-outer vector-width=8" | FileCheck %s --check-prefix=OUTER
+// RUN: not quant-affine-opt %s --quant-affine-vectorize="vector-width=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+
+// Elementwise generics on tensors are tiled to 1 x ... x 1 x vector-width
+// and each tile becomes vector ops.
+
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<4x64xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[%[[I]], %[[J]]] [1, 16] [1, 1] : tensor<4x64xf32> to tensor<1x16xf32>
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : vector<1x16xf32>
+// CHECK: %[[TILE:.*]] = vector.transfer_write %[[SUM]], {{.*}} : vector<1x16xf32>, tensor<1x16xf32>
+// CHECK: tensor.insert_slice %[[TILE]] into %[[ACC]][%[[I]], %[[J]]] [1, 16] [1, 1]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+
+// W8-LABEL: func.func @rows
+// W8: arith.addf %{{.*}}, %{{.*}} : vector<1x8xf32>
+
+// FORALL-LABEL: func.func @rows
+// FORALL: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, 64) step (1, 16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x64xf32>)
+// FORALL: arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// FORALL: scf.forall.in_parallel
+// FORALL-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[I]], %[[J]]] [1, 16] [1, 1]
+
+// One row per forall iteration, tiled with scf.for inside.
+// OUTER-LABEL: func.func @rows
+// OUTER: scf.forall (%[[ROW:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x64xf32>)
+// OUTER: tensor.extract_slice %{{.*}}[%[[ROW]], 0] [1, 64] [1, 1] : tensor<4x64xf32> to tensor<1x64xf32>
+// OUTER: scf.for
+// OUTER: scf.for
+// OUTER: arith.addf %{{.*}}, %{{.*}} : vector<1x8xf32>
+// OUTER: scf.forall.in_parallel
+// OUTER-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 64] [1, 1]
+
+// ZERO: error: vector-width must be at least 1, got 0
+func.func @rows(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// 20 is not a multiple of 16: the last tile is partial and vectorized with a
+// mask. With full-vectors-only the width shrinks to 4, which divides 20.
+// CHECK-LABEL: func.func @partial_tile
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: %[[SIZE:.*]] = affine.min #{{.*}}(%[[I]])
+// CHECK: tensor.extract_slice %{{.*}}[%[[I]]] [%[[SIZE]]] [1] : tensor<20xf32> to tensor<?xf32>
+// CHECK: %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<16xi1>
+// CHECK: vector.mask %[[MASK]] { vector.transfer_read {{.*}} : tensor<?xf32>, vector<16xf32> }
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: vector.mask %[[MASK]] { vector.transfer_write
+
+// FULL-LABEL: func.func @partial_tile
+// FULL-NOT: vector.mask
+// FULL: tensor.extract_slice %{{.*}} [4] [1] : tensor<20xf32> to tensor<4xf32>
+// FULL: arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
+// FULL-NOT: vector.mask
+// FULL: return
+func.func @partial_tile(%a: tensor<20xf32>) -> tensor<20xf32> {
+  %e = tensor.empty() : tensor<20xf32>
+  %r = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%a : tensor<20xf32>) outs(%e : tensor<20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<20xf32>
+  return %r : tensor<20xf32>
+}
+
+// An innermost block of 8, narrower than the width of 16: tiles of 2 x 8.
+// CHECK-LABEL: func.func @narrow_blocks
+// CHECK: tensor.extract_slice %{{.*}} [1, 2, 8] [1, 1, 1] : tensor<4x2x8xf32> to tensor<1x2x8xf32>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<1x2x8xf32>
+func.func @narrow_blocks(%a: tensor<4x2x8xf32>) -> tensor<4x2x8xf32> {
+  %e = tensor.empty() : tensor<4x2x8xf32>
+  %r = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<4x2x8xf32>) outs(%e : tensor<4x2x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2x8xf32>
+  return %r : tensor<4x2x8xf32>
+}
+
+// i4 elements take a byte each in memory but are packed in vectors: the op
+// stays scalar.
+// CHECK-LABEL: func.func @subbyte
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i4
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @subbyte(%a: tensor<64xi4>) -> tensor<64xi4> {
+  %e = tensor.empty() : tensor<64xi4>
+  %r = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%a : tensor<64xi4>) outs(%e : tensor<64xi4>) {
+  ^bb0(%x: i4, %o: i4):
+    %s = arith.addi %x, %x : i4
+    linalg.yield %s : i4
+  } -> tensor<64xi4>
+  return %r : tensor<64xi4>
+}

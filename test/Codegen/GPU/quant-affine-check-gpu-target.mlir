@@ -1,0 +1,66 @@
+// RUN: quant-affine-opt %s --quant-affine-check-gpu-target="cuda-path=%t.no-cuda" --split-input-file -verify-diagnostics
+// A toolkit that has libdevice (only its path is looked at):
+// RUN: rm -rf %t.cuda && mkdir -p %t.cuda/nvvm/libdevice && touch %t.cuda/nvvm/libdevice/libdevice.10.bc
+// RUN: sed -e 's/expected-error/expected/' %s \
+// RUN: | not quant-affine-opt --quant-affine-check-gpu-target="cuda-path=%t.cuda" --split-input-file 2>&1 >/dev/null \
+// RUN: | FileCheck %s --check-prefix=LIBDEVICE
+// With libdevice, its functions are fine; the other errors stay.
+// LIBDEVICE-NOT: __nv_rintf
+// LIBDEVICE: error: PTX 6.0
+// LIBDEVICE-NOT: __nv_rintf
+// LIBDEVICE: error: unknown NVIDIA chip 'sm_91'
+// LIBDEVICE-NOT: __nv_rintf
+// LIBDEVICE: error: external function 'helper'
+// LIBDEVICE-NOT: __nv_rintf
+
+// What gpu-module-to-binary would crash on, or turn into a broken binary,
+// is an error at the module or function that causes it.
+
+// A module that compiles and links: nothing to report.
+gpu.module @fine [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+  llvm.func @kernel() {
+    llvm.return
+  }
+}
+
+// -----
+
+// expected-error @below {{PTX 6.0 (features '+ptx60') cannot target sm_90, which needs PTX 7.8 or newer}}
+gpu.module @old_ptx [#nvvm.target<chip = "sm_90", features = "+ptx60">] {
+}
+
+// -----
+
+// sm_80 needs PTX 7.0; +ptx70 is enough.
+gpu.module @oldest_ptx [#nvvm.target<chip = "sm_80", features = "+ptx70">] {
+}
+
+// -----
+
+// expected-error @below {{unknown NVIDIA chip 'sm_91' (expected sm_80, sm_90, ...)}}
+gpu.module @unknown_chip [#nvvm.target<chip = "sm_91">] {
+}
+
+// -----
+
+// Calls into libdevice need libdevice.
+gpu.module @libdevice [#nvvm.target<chip = "sm_90">] {
+  // expected-error-re @below {{'__nv_rintf' comes from libdevice, but {{.*}}.no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit}}
+  llvm.func @__nv_rintf(f32) -> f32
+  llvm.func @kernel(%x: f32) -> f32 {
+    %r = llvm.call @__nv_rintf(%x) : (f32) -> f32
+    llvm.return %r : f32
+  }
+}
+
+// -----
+
+// Nothing resolves any other external function.
+gpu.module @unresolved [#nvvm.target<chip = "sm_90">] {
+  // expected-error @below {{external function 'helper' would stay unresolved in the device code}}
+  llvm.func @helper(f32) -> f32
+  llvm.func @kernel(%x: f32) -> f32 {
+    %r = llvm.call @helper(%x) : (f32) -> f32
+    llvm.return %r : f32
+  }
+}

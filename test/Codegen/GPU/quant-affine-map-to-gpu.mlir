@@ -1,0 +1,90 @@
+// RUN: quant-affine-opt %s --quant-affine-map-to-gpu --split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-map-to-gpu="block-size=128" --split-input-file | FileCheck %s --check-prefix=B128
+// RUN: not quant-affine-opt %s --quant-affine-map-to-gpu="block-size=2048" --split-input-file 2>&1 | FileCheck %s --check-prefix=BIG
+
+// Each outermost scf.parallel becomes a loop over blocks around a loop over
+// the threads of a block, with the mapping convert-parallel-loops-to-gpu
+// reads: the innermost dim on thread x (coalesced accesses), the dim with the
+// most blocks on block x.
+
+// CHECK-LABEL: func.func @rows
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: %[[STEP:.*]] = arith.muli %[[C4]], %[[C256]] : index
+// CHECK: scf.parallel (%[[BI:.*]], %[[BJ:.*]]) = ({{.*}}) to ({{.*}}) step (%{{.*}}, %[[STEP]]) {
+// CHECK: scf.parallel (%[[TI:.*]], %[[TJ:.*]]) = ({{.*}}) to ({{.*}}, %[[STEP]]) step (%{{.*}}, %[[C4]]) {
+// CHECK: %[[I:.*]] = arith.addi %[[TI]], %[[BI]] : index
+// CHECK: %[[J:.*]] = arith.addi %[[TJ]], %[[BJ]] : index
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_y, {{.*}}>, #gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>, #gpu.loop_dim_map<processor = block_y, {{.*}}>]}
+
+// B128-LABEL: func.func @rows
+// B128: %[[C128:.*]] = arith.constant 128 : index
+// B128: arith.muli %{{.*}}, %[[C128]] : index
+// B128: mapping = [#gpu.loop_dim_map<processor = thread_y, {{.*}}>, #gpu.loop_dim_map<processor = thread_x, {{.*}}>]
+
+// BIG: error: block-size must be in [1, 1024], got 2048
+func.func @rows(%m: memref<8x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c1024 = arith.constant 1024 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c1024) step (%c1, %c4) {
+    memref.store %f, %m[%i, %j] : memref<8x1024xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// 1000 iterations in blocks of 256: the last block's extra threads do
+// nothing.
+// CHECK-LABEL: func.func @ragged
+// CHECK-DAG: %[[C1000:.*]] = arith.constant 1000 : index
+// CHECK: scf.parallel (%[[B:.*]]) =
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[C1000]] : index
+// CHECK: %[[GUARD:.*]] = arith.andi %{{.*}}, %[[IN]] : i1
+// CHECK: scf.if %[[GUARD]] {
+// CHECK-NEXT: memref.store
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+func.func @ragged(%m: memref<1000xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c1000) step (%c1) {
+    memref.store %f, %m[%i] : memref<1000xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A linalg op on buffers outside any loop runs on the device too: a rank-0
+// op in a one-iteration loop, others as parallel loops.
+// CHECK-LABEL: func.func @untiled
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: linalg.copy ins(%{{.*}} : memref<f32>) outs(%{{.*}} : memref<f32>)
+// CHECK: mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK-NOT: linalg.copy
+// CHECK: mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]
+// CHECK: return
+func.func @untiled(%a: memref<f32>, %b: memref<f32>, %c: memref<64xf32>, %d: memref<64xf32>) {
+  linalg.copy ins(%a : memref<f32>) outs(%b : memref<f32>)
+  linalg.copy ins(%c : memref<64xf32>) outs(%d : memref<64xf32>)
+  return
+}
