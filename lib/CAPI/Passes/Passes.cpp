@@ -8,6 +8,7 @@
 
 #include "quant-affine-c/Passes.h"
 
+#include "QuantAffine/Codegen/Passes.h"
 #include "QuantAffine/Conversion/Passes.h"
 #include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
 #include "QuantAffine/Pipelines/Pipelines.h"
@@ -17,6 +18,7 @@
 void mlirRegisterQuantAffinePasses(void) {
   mlir::quant_affine::registerQuantAffinePasses();
   mlir::quant_affine::registerQuantAffineConversionPasses();
+  mlir::quant_affine::registerQuantAffineCodegenPasses();
 }
 
 void mlirRegisterQuantAffinePipelines(void) {
