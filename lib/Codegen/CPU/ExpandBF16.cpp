@@ -28,6 +28,15 @@ namespace {
 struct ExpandBF16Pass
     : quant_affine::impl::QuantAffineExpandBF16PassBase<ExpandBF16Pass> {
   void runOnOperation() override {
+    // arith-emulate-unsupported-floats marks the extf/truncf around each op
+    // it widens fastmath<contract>, which lets arith's folder drop an
+    // extf(truncf(x)) pair: two chained bf16 ops would then round once, not
+    // after each op. Without the flag every op rounds to bf16.
+    getOperation()->walk([](Operation *op) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+        op->removeAttr(
+            cast<arith::ArithFastMathInterface>(op).getFastMathAttrName());
+    });
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -52,3 +52,19 @@ func.func @unchanged(%h: f16, %f: f32, %a: bf16, %b: bf16) -> (f32, f16, bf16) {
   %m = arith.maximumf %a, %b : bf16
   return %w, %n, %m : f32, f16, bf16
 }
+
+// An extf(truncf(x)) pair marked fastmath<contract> (as
+// arith-emulate-unsupported-floats marks them) keeps its rounding to bf16:
+// the flag is dropped before any folding.
+// CHECK-LABEL: func.func @contract_pair
+// CHECK-SAME: (%[[X:.*]]: f32)
+// CHECK: arith.bitcast %[[X]] : f32 to i32
+// CHECK: arith.trunci %{{.*}} : i32 to i16
+// CHECK: arith.shli
+// CHECK-NOT: fastmath
+// CHECK: return
+func.func @contract_pair(%x: f32) -> f32 {
+  %b = arith.truncf %x fastmath<contract> : f32 to bf16
+  %w = arith.extf %b fastmath<contract> : bf16 to f32
+  return %w : f32
+}
