@@ -107,12 +107,6 @@ struct ShapeBuilder {
       return index(type.getDimSize(d));
     return tensor::DimOp::create(b, loc, tensor, d);
   }
-  OpFoldResult dimOfr(Value tensor, int64_t d) {
-    auto type = cast<RankedTensorType>(tensor.getType());
-    if (!type.isDynamicDim(d))
-      return b.getIndexAttr(type.getDimSize(d));
-    return tensor::DimOp::create(b, loc, tensor, d).getResult();
-  }
   /// X_d / max(S_d, 1): the block size of a dim whose size is not static.
   Value blockSize(Value input, Value scale, const EncodingLayout &layout,
                   int64_t d) {
@@ -120,9 +114,6 @@ struct ShapeBuilder {
       return index(layout.blockSizes[d]);
     Value s = arith::MaxUIOp::create(b, loc, dim(scale, d), index(1));
     return arith::DivUIOp::create(b, loc, dim(input, layout.inputDimOf(d)), s);
-  }
-  Value eq(Value a, Value c) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, c);
   }
 };
 
@@ -382,7 +373,7 @@ private:
           loopDimOfScaleDim[d] = expandedShape.size();
         group = {static_cast<int64_t>(expandedShape.size())};
         expandedShape.push_back(inputType.getDimSize(a));
-        expandedSizes.push_back(sb.dimOfr(input, a));
+        expandedSizes.push_back(tensor::getMixedSize(b, loc, input, a));
       }
       groups.push_back(group);
     }
