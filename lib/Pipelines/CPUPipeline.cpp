@@ -55,7 +55,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addNestedPass<func::FuncOp>(createQuantAffineDivideByReciprocalPass());
 
   // 3. Bufferize in place into the caller's buffers.
-  addInPlaceBufferizationStage(pm);
+  addInPlaceBufferizationStage(pm, /*parallelLoops=*/false);
 
   // Rows (or chunks) of each op to an omp.parallel/omp.wsloop.
   if (options.openmp) {

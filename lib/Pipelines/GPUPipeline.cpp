@@ -81,7 +81,7 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   // Vector accesses take the vector's alignment (below): no partial tiles.
   vectorize.fullVectorsOnly = true;
   addVectorizeStage(pm, vectorize);
-  addInPlaceBufferizationStage(pm);
+  addInPlaceBufferizationStage(pm, /*parallelLoops=*/true);
   // What the host code still allocates, kernels use: managed memory.
   pm.addPass(createQuantAffineManagedAllocationsPass());
   // Merges the forall's two subviews of each output tile, so that the copy

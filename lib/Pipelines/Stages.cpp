@@ -93,7 +93,8 @@ void mlir::quant_affine::addVectorizeStage(
   addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
 }
 
-void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
+void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm,
+                                                      bool parallelLoops) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
   pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
@@ -106,6 +107,11 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm) {
   // Works around a use after free in ownership-based deallocation next to
   // unstructured control flow that lifting left (BufferizationPrep.cpp).
   pm.addNestedPass<func::FuncOp>(createQuantAffineLocalizeRegionResultsPass());
+  // i1, i2 and i4 buffers packed, from signatures to accesses; before
+  // deallocation adds i1 buffers of its own.
+  QuantAffineEmulateNarrowTypesPassOptions narrow;
+  narrow.parallelLoops = parallelLoops;
+  pm.addPass(createQuantAffineEmulateNarrowTypesPass(narrow));
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as
   // bufferization.clone: an alloc and a copy the LLVM lowering understands.

@@ -32,7 +32,8 @@ void addVectorizeStage(OpPassManager &pm,
 
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
-void addInPlaceBufferizationStage(OpPassManager &pm);
+/// `parallelLoops`: linalg ops on packed buffers become scf.parallel.
+void addInPlaceBufferizationStage(OpPassManager &pm, bool parallelLoops);
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
 /// scf loops, affine to arith; added to `pm` as it is (a function or a GPU

@@ -48,10 +48,14 @@
 // CHECK: st.global.v2.{{[bf]}}32
 // CHECK: ret;
 
-// i4 stays scalar (a byte each in memory).
+// i4 is stored packed: the 4 values of a thread in one 2-byte vector store,
+// no atomics.
 // CHECK-LABEL: .entry int4_kernel(
+// CHECK-NOT: atom.
 // CHECK: div.rn.f32
-// CHECK: st.global.{{[bu]}}8
+// CHECK-NOT: atom.
+// CHECK: st.global.v2.b8
+// CHECK-NOT: atom.
 // CHECK: ret;
 
 // Dynamic shapes: bounds checked in the kernel.

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/NarrowTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,27 +62,6 @@ int64_t powerOfTwoDividing(int64_t c) {
   return c == 0 ? kMaxDivisor : std::min<int64_t>(c & -c, kMaxDivisor);
 }
 
-/// The largest power of two (up to 2^20) known to divide an index: constants,
-/// induction variables of scf.for (lower bound and step), sums and products.
-int64_t knownDivisor(OpFoldResult ofr) {
-  if (std::optional<int64_t> c = getConstantIntValue(ofr))
-    return powerOfTwoDividing(*c);
-  Value value = cast<Value>(ofr);
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (loop && arg == loop.getInductionVar())
-      return std::min(knownDivisor(loop.getLowerBound()),
-                      knownDivisor(loop.getStep()));
-    return 1;
-  }
-  if (auto add = value.getDefiningOp<arith::AddIOp>())
-    return std::min(knownDivisor(add.getLhs()), knownDivisor(add.getRhs()));
-  if (auto mul = value.getDefiningOp<arith::MulIOp>())
-    return std::min(knownDivisor(mul.getLhs()) * knownDivisor(mul.getRhs()),
-                    kMaxDivisor);
-  return 1;
-}
-
 /// The largest power of two (bytes, up to 2^20) known to divide the distance
 /// from the start of the root buffer to the element `store` writes; 1 when
 /// the views in between are not static-strided subviews and reshapes.
@@ -101,7 +81,8 @@ int64_t knownByteDivisor(vector::StoreOp store) {
     for (auto [offset, stride] : llvm::zip(offsets, strides)) {
       if (ShapedType::isDynamic(stride))
         return false;
-      int64_t term = powerOfTwoDividing(stride) * knownDivisor(offset) * bytes;
+      int64_t term = powerOfTwoDividing(stride) *
+                     quant_affine::knownDivisor(offset) * bytes;
       divisor = std::min(divisor, std::min(term, kMaxDivisor));
     }
     return true;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -37,26 +38,15 @@ bool isElementwise(linalg::GenericOp op) {
          op.hasPureTensorSemantics();
 }
 
-/// Whether a vector of `type` is laid out in memory as a memref of `type`
-/// is: LLVM packs vector elements bit by bit, while a memref gives each
-/// element the alloc size of its scalar type (i1..i7 a byte, i12 two, i24
-/// four, f80 sixteen). The two agree only for widths that are a power of two
-/// of at least one byte (i8, i16, i32, i64, f16, f32, ...), and for index.
-bool hasVectorMemoryLayout(Type type) {
-  if (!type.isIntOrFloat())
-    return true;
-  unsigned width = type.getIntOrFloatBitWidth();
-  return width >= 8 && llvm::isPowerOf2_32(width);
-}
-
 /// Whether `op` reads or writes, in memory, elements whose vectors LLVM lays
-/// out differently from a memref (i1, i4, i9, i24, i40, ...): its operands,
+/// out differently from a memref (i3, i9, i24, i40, ...; packed i1, i2 and
+/// i4 agree, see NarrowTypes.h): its operands,
 /// and tensors its body reads directly (tensor.extract). A vector load or
 /// store would not match the scalar layout, so such ops stay scalar.
 bool touchesNonVectorLayout(linalg::GenericOp op) {
   auto bad = [](Type type) {
     return isa<ShapedType>(type) &&
-           !hasVectorMemoryLayout(getElementTypeOrSelf(type));
+           !quant_affine::hasVectorMemoryLayout(getElementTypeOrSelf(type));
   };
   if (llvm::any_of(op->getOperandTypes(), bad))
     return true;

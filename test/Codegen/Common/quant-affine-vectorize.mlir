@@ -98,14 +98,12 @@ func.func @narrow_blocks(%a: tensor<4x2x8xf32>) -> tensor<4x2x8xf32> {
   return %r : tensor<4x2x8xf32>
 }
 
-// i4 elements take a byte each in memory but are packed in vectors: the op
-// stays scalar.
+// i4 is stored packed (quant-affine-emulate-narrow-types), as LLVM lays out
+// its vectors: the op is vectorized like any other.
 // CHECK-LABEL: func.func @subbyte
-// CHECK-NOT: vector.
-// CHECK: linalg.generic
-// CHECK: arith.addi %{{.*}}, %{{.*}} : i4
-// CHECK-NOT: vector.
-// CHECK: return
+// CHECK: vector.transfer_read {{.*}} : tensor<16xi4>, vector<16xi4>
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi4>
+// CHECK: vector.transfer_write {{.*}} : vector<16xi4>, tensor<16xi4>
 func.func @subbyte(%a: tensor<64xi4>) -> tensor<64xi4> {
   %e = tensor.empty() : tensor<64xi4>
   %r = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
@@ -115,4 +113,23 @@ func.func @subbyte(%a: tensor<64xi4>) -> tensor<64xi4> {
     linalg.yield %s : i4
   } -> tensor<64xi4>
   return %r : tensor<64xi4>
+}
+
+// i3 takes a byte per element in memory while LLVM packs its vectors bit by
+// bit: the op stays scalar.
+// CHECK-LABEL: func.func @odd_width
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i3
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @odd_width(%a: tensor<64xi3>) -> tensor<64xi3> {
+  %e = tensor.empty() : tensor<64xi3>
+  %r = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%a : tensor<64xi3>) outs(%e : tensor<64xi3>) {
+  ^bb0(%x: i3, %o: i3):
+    %s = arith.addi %x, %x : i3
+    linalg.yield %s : i3
+  } -> tensor<64xi3>
+  return %r : tensor<64xi3>
 }

@@ -245,4 +245,48 @@ def QuantAffineCheckLoweredPass
   ];
 }
 
+def QuantAffineEmulateNarrowTypesPass
+    : Pass<"quant-affine-emulate-narrow-types", "ModuleOp"> {
+  let summary = "Store i1, i2 and i4 buffers packed, 8 / N values a byte";
+  let description = [{
+    Runs on bufferized code whose tiles are 1-D vector transfers, loops or
+    scalar loads and stores. Every memref of `i1`, `i2` or `i4` becomes a
+    rank-1 `i8` memref of its `ceil(count * N / 8)` bytes, the value with the
+    lower row-major index in the lower bits (docs/Packing.md), everywhere:
+    function signatures, calls, returns, loop-carried values, allocations,
+    globals (constants are packed into bytes) and the accesses.
+
+    Built on upstream's narrow-type emulation (its type converter and its
+    `memref`, `arith` and `vector` patterns, and the shuffle-based
+    `bitcast(trunci)` / `ext(bitcast)` rewrites) with these additions:
+    vector loads and stores whose first element is proven to start a byte
+    (the divisibility of the linearized index: constants, loop bounds and
+    steps, sums and products) become one byte-vector access, with a prefix
+    mask (`vector.create_mask`) as a byte mask and the at most `8 / N - 1`
+    values of a partial last byte stored one by one; any other vector access
+    is unrolled into scalar accesses, which upstream emulates with atomic
+    read-modify-writes (rows that share a byte may be written by different
+    threads). `memref.global`/`get_global`, `memref.cast` and
+    `extract_aligned_pointer_as_index` are converted here too.
+
+    A `memref.dim` of a packed memref has no answer after packing (the rank-1
+    byte buffer does not keep the shape): the pass fails with a diagnostic
+    there.
+
+    Runs before buffer deallocation (whose ownership flags are `i1` buffers
+    of its own, passed to a helper function with dynamic sizes: they stay
+    one flag per byte). Linalg ops on packed buffers that were not
+    vectorized become loops first (`scf.parallel` with `parallel-loops`,
+    for the GPU pipeline to map, else `scf.for`).
+  }];
+  let options = [
+    Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
+           "Lower linalg ops on packed buffers to scf.parallel, not scf.for">
+  ];
+  let dependentDialects = [
+    "affine::AffineDialect", "arith::ArithDialect", "memref::MemRefDialect",
+    "scf::SCFDialect", "vector::VectorDialect"
+  ];
+}
+
 #endif // QUANT_AFFINE_CODEGEN_COMMON_PASSES_TD

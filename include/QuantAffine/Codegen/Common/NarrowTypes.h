@@ -1,0 +1,41 @@
+//===- NarrowTypes.h - packed sub-byte integers in memory -------*- C++ -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the codegen passes agree on about element types in memory: i1, i2 and
+// i4 are stored packed (quant-affine-emulate-narrow-types), so their vectors
+// are laid out as their buffers are; other widths below a byte or not a power
+// of two (i3, i12, i24) take whole bytes per element, and their vectors are
+// not.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_COMMON_NARROWTYPES_H
+#define QUANT_AFFINE_CODEGEN_COMMON_NARROWTYPES_H
+
+#include "mlir/IR/OpDefinition.h"
+
+namespace mlir {
+namespace quant_affine {
+
+/// Whether buffers of `type` are stored packed: i1, i2 and i4.
+bool isPackedIntegerType(Type type);
+
+/// Whether a vector of `type` elements is laid out in memory as a buffer of
+/// them is: widths that are a power of two of at least a byte, index, and
+/// the packed types (both bit by bit).
+bool hasVectorMemoryLayout(Type type);
+
+/// The largest power of two (up to 2^20) known to divide an index:
+/// constants, induction variables of loops (lower bound and step), sums,
+/// products, casts and affine.apply of those.
+int64_t knownDivisor(OpFoldResult value);
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_CODEGEN_COMMON_NARROWTYPES_H
