@@ -406,19 +406,17 @@ OpFoldResult plus(OpBuilder &b, Location loc, OpFoldResult linear,
   return affine::makeComposedFoldedAffineApply(b, loc, s0 + s1, {linear, lane});
 }
 
-/// Stores lanes [from, to) of `value` one by one.
+/// Stores lanes [from, to) of `value` one by one. (The body is built once
+/// the loop is in its block: affine folding asks where its operands live.)
 void storeLanes(OpBuilder &b, Location loc, Value value, Value bytes,
                 OpFoldResult linear, Value from, Value to) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  scf::ForOp::create(
-      b, loc, from, to, one, ValueRange{},
-      [&](OpBuilder &nested, Location loc, Value lane, ValueRange) {
-        Value element =
-            vector::ExtractOp::create(nested, loc, value, OpFoldResult(lane));
-        storeElement(nested, loc, element, bytes,
-                     plus(nested, loc, linear, lane));
-        scf::YieldOp::create(nested, loc);
-      });
+  auto loop = scf::ForOp::create(b, loc, from, to, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value lane = loop.getInductionVar();
+  Value element = vector::ExtractOp::create(b, loc, value, OpFoldResult(lane));
+  storeElement(b, loc, element, bytes, plus(b, loc, linear, lane));
 }
 
 /// The access unrolled into one scalar access per lane, each under its mask
@@ -762,7 +760,7 @@ struct QuantAffineEmulateNarrowTypesPass
     if (failed(lowerLinalgToLoops(module, parallelLoops)) ||
         failed(prepare(module)))
       return signalPassFailure();
-    if (failed(checkShapesKnown(module)))
+    if (failed(checkShapesKnown(module)) || failed(checkAddressable(module)))
       return signalPassFailure();
 
     arith::NarrowTypeEmulationConverter converter(/*targetBitwidth=*/8);
@@ -811,6 +809,31 @@ struct QuantAffineEmulateNarrowTypesPass
     vector::populateVectorNarrowTypeRewritePatterns(rewrites);
     if (failed(applyPatternsGreedily(module, std::move(rewrites))))
       return signalPassFailure();
+  }
+
+  /// Accesses find their element from static strides and offset: the rank-1
+  /// bytes keep neither.
+  static LogicalResult checkAddressable(ModuleOp module) {
+    WalkResult walk = module.walk([](Operation *op) {
+      if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
+               vector::MaskedLoadOp, vector::MaskedStoreOp>(op))
+        return WalkResult::advance();
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.getType());
+        if (!type || !isPackedIntegerType(type.getElementType()))
+          continue;
+        SmallVector<int64_t> strides;
+        int64_t offset;
+        if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+            !ShapedType::isDynamic(offset) &&
+            !llvm::any_of(strides, ShapedType::isDynamic))
+          continue;
+        op->emitOpError(kDynamicStrides) << ", got " << type;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
   }
 
   /// A packed buffer keeps no shape: its dims must not be asked for.

@@ -78,7 +78,8 @@ int64_t quant_affine::knownDivisor(OpFoldResult ofr) {
     return powerOfTwoDividing(*c);
   Value value = cast<Value>(ofr);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto loop = dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+    auto loop =
+        dyn_cast_if_present<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
     if (!loop)
       return 1;
     std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
@@ -92,6 +93,8 @@ int64_t quant_affine::knownDivisor(OpFoldResult ofr) {
     return 1;
   }
   Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
   if (isa<arith::AddIOp, arith::SubIOp>(def))
     return std::min(knownDivisor(def->getOperand(0)),
                     knownDivisor(def->getOperand(1)));

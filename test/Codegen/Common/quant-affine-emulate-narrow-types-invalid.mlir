@@ -1,0 +1,25 @@
+// RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types -split-input-file -verify-diagnostics
+
+// The bytes keep no shape: an inner dynamic dim leaves no stride to address by.
+func.func @inner_dynamic(%m: memref<4x?xi4>, %i: index) -> i4 {
+  // expected-error @+1 {{'memref.load' op cannot address a packed buffer of dynamic strides: only its outermost dim may be dynamic, got 'memref<4x?xi4>'}}
+  %v = memref.load %m[%i, %i] : memref<4x?xi4>
+  return %v : i4
+}
+
+// -----
+
+func.func @dim(%m: memref<?x8xi4>) -> index {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{the size of a dynamic dim of 'memref<?x8xi4>' is not known once it is packed into bytes: give the op an operand or destination of the same shape in another type, or a static shape}}
+  %d = memref.dim %m, %c0 : memref<?x8xi4>
+  return %d : index
+}
+
+// -----
+
+// i3 is not packed (8 is no multiple of 3): untouched.
+func.func @odd_width(%m: memref<4x?xi3>, %i: index) -> i3 {
+  %v = memref.load %m[%i, %i] : memref<4x?xi3>
+  return %v : i3
+}

@@ -1,0 +1,85 @@
+// RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types --canonicalize --cse | FileCheck %s
+
+// Signatures become rank-1 bytes. A store proven to start a byte (column 16
+// of rows of 32) is one 8-byte store of the bitcast vector; one starting at
+// column 3 goes value by value, each an atomic clear and set of its byte.
+// CHECK-LABEL: func.func @store
+// CHECK-SAME: (%[[V:.*]]: vector<16xi4>, %[[OUT:.*]]: memref<64xi8>, %{{.*}}: index)
+// CHECK: %[[B:.*]] = vector.bitcast %[[V]] : vector<16xi4> to vector<8xi8>
+// CHECK: vector.store %[[B]], %[[OUT]][%{{.*}}] : memref<64xi8>, vector<8xi8>
+// CHECK-COUNT-32: memref.atomic_rmw
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: return
+func.func @store(%v: vector<16xi4>, %out: memref<4x32xi4>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  vector.store %v, %out[%i, %c16] : memref<4x32xi4>, vector<16xi4>
+  %c3 = arith.constant 3 : index
+  vector.store %v, %out[%i, %c3] : memref<4x32xi4>, vector<16xi4>
+  return
+}
+
+// A prefix mask of n lanes: the n / 2 whole bytes in one masked store, the
+// value of a partial last byte alone (its other half may be another row's).
+// CHECK-LABEL: func.func @masked
+// CHECK: %[[BYTES:.*]] = affine.apply #{{.*}}()[%[[N:.*]]]
+// CHECK: %[[M:.*]] = vector.create_mask %[[BYTES]] : vector<8xi1>
+// CHECK: vector.maskedstore %{{.*}}[%{{.*}}], %[[M]], %{{.*}} : memref<64xi8>, vector<8xi1>, vector<8xi8>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]]
+// CHECK: memref.atomic_rmw andi
+// CHECK: memref.atomic_rmw ori
+func.func @masked(%v: vector<16xi4>, %out: memref<4x32xi4>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %m = vector.create_mask %n : vector<16xi1>
+  vector.maskedstore %out[%c0, %c0], %m, %v : memref<4x32xi4>, vector<16xi1>, vector<16xi4>
+  return
+}
+
+// A dynamic outermost dim keeps static strides: row r starts at byte 16 r.
+// CHECK-LABEL: func.func @load
+// CHECK-SAME: (%[[IN:.*]]: memref<?xi8>, %{{.*}}: index) -> vector<16xi2>
+// CHECK: %[[L:.*]] = vector.load %[[IN]][%{{.*}}] : memref<?xi8>, vector<4xi8>
+// CHECK: vector.bitcast %[[L]] : vector<4xi8> to vector<16xi2>
+func.func @load(%in: memref<?x64xi2>, %r: index) -> vector<16xi2> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %in[%r, %c0] : memref<?x64xi2>, vector<16xi2>
+  return %v : vector<16xi2>
+}
+
+// Constants are packed: 1 | -2 << 4 = 0xE1, 3 | -8 << 4 = 0x83, 7 | 0 (pad).
+// CHECK: memref.global "private" constant @weights : memref<3xi8> = dense<[-31, -125, 7]>
+// CHECK-LABEL: func.func @constant() -> memref<3xi8>
+// CHECK: memref.get_global @weights : memref<3xi8>
+memref.global "private" constant @weights : memref<2x3xi4> = dense<[[1, -2, 3], [-8, 7, 0]]>
+func.func @constant() -> memref<2x3xi4> {
+  %w = memref.get_global @weights : memref<2x3xi4>
+  return %w : memref<2x3xi4>
+}
+
+// Scalar i1 accesses: bit i % 8 of byte i / 8.
+// CHECK-LABEL: func.func @scalar
+// CHECK-SAME: memref<2xi8>
+// CHECK: memref.atomic_rmw andi
+// CHECK: memref.atomic_rmw ori
+// CHECK: memref.load
+// CHECK: arith.shrui
+// CHECK: arith.trunci %{{.*}} : i8 to i1
+func.func @scalar(%b: memref<13xi1>, %i: index, %x: i1) -> i1 {
+  memref.store %x, %b[%i] : memref<13xi1>
+  %y = memref.load %b[%i] : memref<13xi1>
+  return %y : i1
+}
+
+// Allocations of dynamic size take n * 8 / 2 bytes; calls and declarations
+// follow.
+// CHECK-LABEL: func.func @alloc_and_call
+// CHECK: memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: call @consume(%{{.*}}) : (memref<?xi8>) -> ()
+// CHECK: func.func private @consume(memref<?xi8>)
+func.func @alloc_and_call(%n: index) {
+  %a = memref.alloc(%n) : memref<?x8xi4>
+  call @consume(%a) : (memref<?x8xi4>) -> ()
+  memref.dealloc %a : memref<?x8xi4>
+  return
+}
+func.func private @consume(memref<?x8xi4>)
