@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -136,30 +137,46 @@ FailureOr<Value> innermostMask(PatternRewriter &rewriter, Location loc,
       .getResult();
 }
 
-/// Whether `transfer` moves a vector whose dims are units but the last along
-/// the innermost memref dim, in bounds but for a masked last dim: what one
-/// 1-D vector load or store at the same indices does.
+/// The 1-D vector type of the same elements when `transfer` moves one
+/// contiguous run of memory from its indices on: a vector whose dims are
+/// units but the last, along the innermost memref dim, in bounds but for a
+/// masked last dim; or, unmasked and in bounds, a vector that is a
+/// contiguous slice of the memref (two blocks of 32 of rows of 4096).
 template <typename TransferOp>
-std::optional<VectorType> flatUnitDimTransfer(TransferOp transfer) {
+std::optional<VectorType> flatTransferType(TransferOp transfer) {
   VectorType type = transfer.getVectorType();
-  if (!isPackedMemRef(transfer.getBase().getType()) || type.isScalable() ||
-      type.getRank() == 0 || !transfer.getPermutationMap().isMinorIdentity())
+  auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
+  if (!memref || !isPackedIntegerType(memref.getElementType()) ||
+      type.isScalable() || type.getRank() == 0 ||
+      !transfer.getPermutationMap().isMinorIdentity())
     return std::nullopt;
-  for (int64_t j = 0; j < type.getRank(); ++j) {
-    bool last = j == type.getRank() - 1;
-    if (!last && type.getDimSize(j) != 1)
+  auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+  ArrayRef<int64_t> leading = type.getShape().drop_back();
+  if (llvm::all_of(leading, [](int64_t size) { return size == 1; })) {
+    for (int64_t j = 0; j + 1 < type.getRank(); ++j)
+      if (!transfer.isDimInBounds(j))
+        return std::nullopt;
+    if (!transfer.isDimInBounds(type.getRank() - 1) && !transfer.getMask())
       return std::nullopt;
-    if (!transfer.isDimInBounds(j) && !(last && transfer.getMask()))
-      return std::nullopt;
+    return flat;
   }
-  return VectorType::get({type.getShape().back()}, type.getElementType());
+  // (isContiguousSlice reads past the shapes of all-unit vectors and of
+  // vectors of higher rank than the memref: excluded above and here.)
+  if (transfer.getMask() || type.getRank() > memref.getRank())
+    return std::nullopt;
+  for (int64_t j = 0; j < type.getRank(); ++j)
+    if (!transfer.isDimInBounds(j))
+      return std::nullopt;
+  if (!vector::isContiguousSlice(memref, type))
+    return std::nullopt;
+  return flat;
 }
 
 struct FlatTransferRead : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
-    std::optional<VectorType> flat = flatUnitDimTransfer(read);
+    std::optional<VectorType> flat = flatTransferType(read);
     if (!flat || isa<VectorType>(read.getPadding().getType()))
       return failure();
     Location loc = read.getLoc();
@@ -187,7 +204,7 @@ struct FlatTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferWriteOp write,
                                 PatternRewriter &rewriter) const override {
-    std::optional<VectorType> flat = flatUnitDimTransfer(write);
+    std::optional<VectorType> flat = flatTransferType(write);
     if (!flat || !isa<MemRefType>(write.getBase().getType()))
       return failure();
     Location loc = write.getLoc();
@@ -728,6 +745,57 @@ template <typename OpT> struct SameOpOnPackedTypes : OpConversionPattern<OpT> {
   }
 };
 
+//===-- After the conversion ----------------------------------------------===//
+
+/// Keeps the conversions out of and into packed types next to the bitcasts
+/// of the loads and stores, where upstream's shuffle rewrites find them:
+/// `ext(shape_cast(bitcast))` becomes `shape_cast(ext(bitcast))` and
+/// `bitcast(shape_cast(trunc))` becomes `bitcast(trunc(shape_cast))`.
+/// (Otherwise LLVM unpacks the nibbles of the n-D vector one by one.)
+struct MoveShapeCastPastPackedCast : RewritePattern {
+  MoveShapeCastPastPackedCast(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp, arith::UIToFPOp,
+             arith::TruncIOp>(op))
+      return failure();
+    auto source = dyn_cast<VectorType>(op->getOperand(0).getType());
+    auto result = dyn_cast<VectorType>(op->getResult(0).getType());
+    if (!source || !result)
+      return failure();
+    Location loc = op->getLoc();
+    // From a packed type: the shape_cast moves below.
+    if (isPackedIntegerType(source.getElementType())) {
+      auto shapeCast = op->getOperand(0).getDefiningOp<vector::ShapeCastOp>();
+      if (!shapeCast)
+        return failure();
+      VectorType flat = shapeCast.getSourceVectorType();
+      OperationState state(
+          loc, op->getName().getIdentifier(), ValueRange{shapeCast.getSource()},
+          TypeRange{flat.clone(result.getElementType())}, op->getAttrs());
+      Value converted = rewriter.create(state)->getResult(0);
+      rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, result, converted);
+      return success();
+    }
+    // To a packed type, used by one shape_cast: that moves above.
+    if (!isPackedIntegerType(result.getElementType()) || !op->hasOneUse())
+      return failure();
+    auto shapeCast = dyn_cast<vector::ShapeCastOp>(*op->user_begin());
+    if (!shapeCast)
+      return failure();
+    VectorType flat = shapeCast.getResultVectorType();
+    Value reshaped = vector::ShapeCastOp::create(
+        rewriter, loc, flat.clone(source.getElementType()), op->getOperand(0));
+    OperationState state(loc, op->getName().getIdentifier(),
+                         ValueRange{reshaped}, TypeRange{flat}, op->getAttrs());
+    rewriter.replaceOp(shapeCast, rewriter.create(state)->getResults());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 //===-- The pass ----------------------------------------------------------===//
 
 bool usesPackedMemory(ModuleOp module) {
@@ -805,6 +873,10 @@ struct QuantAffineEmulateNarrowTypesPass
       return signalPassFailure();
 
     // Packs and unpacks in registers with shuffles and shifts.
+    RewritePatternSet moves(context);
+    moves.add<MoveShapeCastPastPackedCast>(context);
+    if (failed(applyPatternsGreedily(module, std::move(moves))))
+      return signalPassFailure();
     RewritePatternSet rewrites(context);
     vector::populateVectorNarrowTypeRewritePatterns(rewrites);
     if (failed(applyPatternsGreedily(module, std::move(rewrites))))

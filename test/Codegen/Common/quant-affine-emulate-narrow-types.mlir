@@ -83,3 +83,32 @@ func.func @alloc_and_call(%n: index) {
   return
 }
 func.func private @consume(memref<?x8xi4>)
+
+// A tile of two whole blocks of a row is one contiguous run: one 32-byte
+// load, unpacked by shifts and an interleave before the n-D shape returns.
+// CHECK-LABEL: func.func @two_blocks
+// CHECK: %[[L:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<128xi8>, vector<32xi8>
+// CHECK-NOT: xi4>
+// CHECK: vector.interleave
+// CHECK: %[[F:.*]] = arith.sitofp %{{.*}} : vector<64xi8> to vector<64xf32>
+// CHECK: vector.shape_cast %[[F]] : vector<64xf32> to vector<1x2x32xf32>
+func.func @two_blocks(%m: memref<4x2x32xi4>, %i: index) -> vector<1x2x32xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0 : i4
+  %v = vector.transfer_read %m[%i, %c0, %c0], %pad {in_bounds = [true, true, true]} : memref<4x2x32xi4>, vector<1x2x32xi4>
+  %f = arith.sitofp %v : vector<1x2x32xi4> to vector<1x2x32xf32>
+  return %f : vector<1x2x32xf32>
+}
+
+// The store side: packed by shuffles from the flat vector.
+// CHECK-LABEL: func.func @two_blocks_store
+// CHECK: vector.shape_cast %{{.*}} : vector<1x2x32xi32> to vector<64xi32>
+// CHECK: vector.shuffle
+// CHECK: arith.trunci %{{.*}} : vector<32xi32> to vector<32xi8>
+// CHECK: vector.store %{{.*}} : memref<128xi8>, vector<32xi8>
+func.func @two_blocks_store(%x: vector<1x2x32xf32>, %m: memref<4x2x32xi4>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %q = arith.fptosi %x : vector<1x2x32xf32> to vector<1x2x32xi4>
+  vector.transfer_write %q, %m[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x2x32xi4>, memref<4x2x32xi4>
+  return
+}
