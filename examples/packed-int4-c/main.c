@@ -24,8 +24,7 @@ typedef struct {
   int64_t offset, sizes[2], strides[2];
 } Floats2D;
 
-void _mlir_ciface_quantize_weight(Floats2D *w, Floats2D *scale,
-                                  Bytes *packed);
+void _mlir_ciface_quantize_weight(Floats2D *w, Floats2D *scale, Bytes *packed);
 void _mlir_ciface_dequantize_weight(Bytes *packed, Floats2D *scale,
                                     Floats2D *w);
 
@@ -73,8 +72,8 @@ int main(void) {
   int mismatches = 0;
   for (int r = 0; r < kRows; ++r)
     for (int c = 0; c < kCols; ++c)
-      mismatches += back[r][c] != (float)int4At(packed, r * kCols + c) *
-                                      scale[r][c / 8];
+      mismatches +=
+          back[r][c] != (float)int4At(packed, r * kCols + c) * scale[r][c / 8];
   printf("dequantized %d values, %d mismatches\n", kRows * kCols, mismatches);
   return mismatches != 0;
 }

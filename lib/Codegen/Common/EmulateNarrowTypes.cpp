@@ -396,18 +396,42 @@ Value loadElement(OpBuilder &b, Location loc, Value bytes, OpFoldResult linear,
   return arith::TruncIOp::create(b, loc, elementType, shifted);
 }
 
+/// The index of the last element of a static packed buffer whose last byte
+/// has padding bits; none otherwise (no padding, or a dynamic size).
+std::optional<int64_t> paddedLastElement(Type type) {
+  auto memref = cast<MemRefType>(type);
+  if (!memref.hasStaticShape())
+    return std::nullopt;
+  int64_t count = memref.getNumElements();
+  int64_t perByte = 8 / memref.getElementTypeBitWidth();
+  if (count == 0 || count % perByte == 0)
+    return std::nullopt;
+  return count - 1;
+}
+
 /// Clears the element's bits, then sets them, each an atomic read-modify-
 /// write of its byte: rows that share a byte may be written by different
-/// threads.
+/// threads. Storing element `last` of a buffer also clears the padding bits
+/// above it, so that the last byte is zero-padded (DESIGN section 9).
 void storeElement(OpBuilder &b, Location loc, Value element, Value bytes,
-                  OpFoldResult linear) {
+                  OpFoldResult linear, std::optional<int64_t> last) {
   int64_t bits = element.getType().getIntOrFloatBitWidth();
   auto [index, shift] = bytePosition(b, loc, linear, 8 / bits);
   Type i8 = b.getI8Type();
-  Value field = arith::ConstantIntOp::create(b, loc, i8, (1 << bits) - 1);
-  Value clear =
-      arith::XOrIOp::create(b, loc, arith::ShLIOp::create(b, loc, field, shift),
-                            arith::ConstantIntOp::create(b, loc, i8, -1));
+  Value ones = arith::ConstantIntOp::create(b, loc, i8, -1);
+  auto clearFrom = [&](int64_t field) {
+    Value bitsToClear = arith::ShLIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, i8, field), shift);
+    return arith::XOrIOp::create(b, loc, bitsToClear, ones).getResult();
+  };
+  Value clear = clearFrom((1 << bits) - 1);
+  if (last) {
+    Value isLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              getValueOrCreateConstantIndexOp(b, loc, linear),
+                              arith::ConstantIndexOp::create(b, loc, *last));
+    clear = arith::SelectOp::create(b, loc, isLast, clearFrom(0xFF), clear);
+  }
   Value value = arith::ShLIOp::create(
       b, loc, arith::ExtUIOp::create(b, loc, i8, element), shift);
   memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::andi, clear, bytes,
@@ -426,21 +450,23 @@ OpFoldResult plus(OpBuilder &b, Location loc, OpFoldResult linear,
 /// Stores lanes [from, to) of `value` one by one. (The body is built once
 /// the loop is in its block: affine folding asks where its operands live.)
 void storeLanes(OpBuilder &b, Location loc, Value value, Value bytes,
-                OpFoldResult linear, Value from, Value to) {
+                OpFoldResult linear, Value from, Value to,
+                std::optional<int64_t> last) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, from, to, one);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value lane = loop.getInductionVar();
   Value element = vector::ExtractOp::create(b, loc, value, OpFoldResult(lane));
-  storeElement(b, loc, element, bytes, plus(b, loc, linear, lane));
+  storeElement(b, loc, element, bytes, plus(b, loc, linear, lane), last);
 }
 
 /// The access unrolled into one scalar access per lane, each under its mask
 /// bit: for positions not known to start a byte, and masks that are not
 /// prefixes.
 Value scalarize(OpBuilder &b, Location loc, Value bytes, OpFoldResult linear,
-                VectorType type, Value mask, Value storeValue, Value passThru) {
+                VectorType type, Value mask, Value storeValue, Value passThru,
+                std::optional<int64_t> last = std::nullopt) {
   Value result = passThru;
   if (!storeValue && !result)
     result = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
@@ -452,7 +478,7 @@ Value scalarize(OpBuilder &b, Location loc, Value bytes, OpFoldResult linear,
     if (storeValue) {
       auto emit = [&](OpBuilder &nested, Location loc) {
         Value element = vector::ExtractOp::create(nested, loc, storeValue, i);
-        storeElement(nested, loc, element, bytes, at);
+        storeElement(nested, loc, element, bytes, at, last);
       };
       if (!enabled) {
         emit(b, loc);
@@ -590,7 +616,8 @@ struct PackedVectorStore : OpConversionPattern<StoreOp> {
              : arith::ConstantIndexOp::create(rewriter, loc, lanes).getResult();
     if (!startsAByte(*access) || !length) {
       scalarize(rewriter, loc, adaptor.getBase(), access->linearIndex, type,
-                mask, value, /*passThru=*/{});
+                mask, value, /*passThru=*/{},
+                paddedLastElement(op.getBase().getType()));
       rewriter.eraseOp(op);
       return success();
     }
@@ -625,7 +652,7 @@ struct PackedVectorStore : OpConversionPattern<StoreOp> {
             rewriter, loc, s0.floorDiv(access->perByte) * access->perByte,
             {length}));
     storeLanes(rewriter, loc, value, adaptor.getBase(), access->linearIndex,
-               tailStart, length);
+               tailStart, length, paddedLastElement(op.getBase().getType()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -665,7 +692,8 @@ struct PackedScalarStore : OpConversionPattern<memref::StoreOp> {
     if (!access)
       return op.emitOpError(kDynamicStrides);
     storeElement(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getMemref(),
-                 access->linearIndex);
+                 access->linearIndex,
+                 paddedLastElement(op.getMemRef().getType()));
     rewriter.eraseOp(op);
     return success();
   }

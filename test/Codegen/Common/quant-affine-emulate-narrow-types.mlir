@@ -56,10 +56,19 @@ func.func @constant() -> memref<2x3xi4> {
   return %w : memref<2x3xi4>
 }
 
-// Scalar i1 accesses: bit i % 8 of byte i / 8.
+// Scalar i1 accesses: bit i % 8 of byte i / 8. Storing the last of the 13
+// values also clears the 3 padding bits above it (the last byte is
+// zero-padded).
 // CHECK-LABEL: func.func @scalar
-// CHECK-SAME: memref<2xi8>
-// CHECK: memref.atomic_rmw andi
+// CHECK-SAME: (%[[B:.*]]: memref<2xi8>, %[[I:.*]]: index, %{{.*}}: i1)
+// CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
+// CHECK-DAG: %[[ONES:.*]] = arith.constant -1 : i8
+// CHECK: %[[FIELD:.*]] = arith.xori
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[I]], %[[C12]] : index
+// CHECK: %[[ABOVE:.*]] = arith.shli %[[ONES]], %{{.*}} : i8
+// CHECK: %[[TAIL:.*]] = arith.xori %[[ABOVE]], %[[ONES]] : i8
+// CHECK: %[[CLEAR:.*]] = arith.select %[[LAST]], %[[TAIL]], %[[FIELD]] : i8
+// CHECK: memref.atomic_rmw andi %[[CLEAR]], %[[B]]
 // CHECK: memref.atomic_rmw ori
 // CHECK: memref.load
 // CHECK: arith.shrui
