@@ -19,12 +19,16 @@ using OursFn = void (*)(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);
 using UpstreamFn = void (*)(MemRef2D *, MemRef2D *);
 
 struct CompiledKernel {
-  const char *kind;     // "ours" or "upstream"
+  const char *kind;     // "ours", "ours-explicit" (CPU) or "upstream"
   const char *op;       // quantize, dequantize, qdq
   const char *range;    // i8 or int4
   const char *encoding; // tensor, channel, block32, block128
   OursFn ours;
   UpstreamFn upstream;
+  // Bits of storage per element of the input and the output (32 for f32, 8
+  // for i8, 4 or 2 for packed codes): the CPU harness measures the kernel
+  // against the limit of that access pattern.
+  int inBits = 0, outBits = 0;
 };
 
 /// How the scales of an encoding lie over a rows x cols tensor.

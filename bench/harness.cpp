@@ -2,19 +2,29 @@
 //
 // The CPU benchmark for one tensor size (the kernels are compiled for it).
 //
-// Measures, interleaved round by round, the memory-system limits of the three
-// access patterns (copy, read 4 / write 1 byte, read 1 / write 4 bytes, with
-// plain and non-temporal stores), our kernels, the hand-written C++ loops and
-// the upstream `quant` kernels, each on 1 thread and on all threads, and
-// prints one CSV row per variant with the median time of the rounds. Before
-// timing, every compiled kernel's output is compared with the hand loop's:
-// ours must match bit for bit; upstream's differences are counted.
+// Measures, interleaved round by round, the memory-system limits of every
+// access pattern (bench/limits.h: f32 copy, f32 <-> i8, f32 <-> packed int4
+// and int2, each in several variants), our kernels (compiled with the
+// pipeline's defaults, and with explicit options), the hand-written C++
+// loops and the upstream `quant` kernels, each on 1 thread and on all
+// threads, and prints one CSV row per variant with the median time of the
+// rounds. Each row names its access pattern; bench/report.py divides a
+// kernel by the fastest limit variant of its pattern. Before timing, every
+// compiled kernel's output is compared with the hand loop's: ours must match
+// bit for bit; upstream's differences are counted.
+//
+// Kernels come from the table in kernels.h (bench/gen_kernels.py), each with
+// the bits per element of its input and output storage: 32 (f32), 8 (i8),
+// and, for packed kernels, 4 or 2. Buffers of each width exist here
+// (inputOf, outputOf) and the matching limits are measured already; a packed
+// kernel's row needs only its descriptor (rank-1 i8 of ceil(n * bits / 8)
+// bytes) and the packed reference in the comparison below.
 //
 // usage: harness ROUNDS > results.csv
 
 #include "kernels.h"
+#include "limits.h"
 
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -30,6 +40,8 @@
 namespace {
 
 constexpr int64_t kElems = kRows * kCols;
+static_assert(kCols % kLimitRowMultiple == 0,
+              "the limit loops move whole steps of a row");
 
 template <typename T> T *allocate(int64_t count) {
   size_t bytes = (count * sizeof(T) + 4095) / 4096 * 4096;
@@ -38,8 +50,7 @@ template <typename T> T *allocate(int64_t count) {
     std::fprintf(stderr, "out of memory\n");
     std::exit(1);
   }
-  // First touch from all threads, as the kernels will use it. Sizes are
-  // multiples of 64 elements, what the limit loops step by.
+  // First touch from all threads, as the kernels will use it.
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < count; ++i)
     p[i] = T();
@@ -48,91 +59,6 @@ template <typename T> T *allocate(int64_t count) {
 
 MemRef2D view(void *data, int64_t rows, int64_t cols) {
   return MemRef2D{data, data, 0, {rows, cols}, {cols, 1}};
-}
-
-//===-- Limits: the access patterns with nothing to compute ---------------===//
-
-// Each loop moves whole cache lines with as little work as possible per
-// byte, 4 lines in per step, a row per OpenMP iteration like the kernels.
-// Pointers are firstprivate: shared, they live in memory that every int8_t
-// store may alias, and the outlined loop reloads them after each store (read
-// 4 / write 1 ran at 18 instead of 25 GB/s on one thread that way).
-template <bool Stream> inline void storeLine(void *p, __m512i v) {
-  if (Stream)
-    _mm512_stream_si512(static_cast<__m512i *>(p), v);
-  else
-    _mm512_store_si512(p, v);
-}
-
-template <bool Stream> void copyLines(const float *x, float *y) {
-#pragma omp parallel for schedule(static) firstprivate(x, y)
-  for (int64_t row = 0; row < kRows; ++row)
-    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-      __m512i a = _mm512_load_si512(x + i), b = _mm512_load_si512(x + i + 16);
-      __m512i c = _mm512_load_si512(x + i + 32),
-              d = _mm512_load_si512(x + i + 48);
-      storeLine<Stream>(y + i, a);
-      storeLine<Stream>(y + i + 16, b);
-      storeLine<Stream>(y + i + 32, c);
-      storeLine<Stream>(y + i + 48, d);
-    }
-  _mm_sfence();
-}
-
-// Four lines of floats in, one line of bytes out (their XOR: no shuffles).
-template <bool Stream> void read4Write1Lines(const float *x, int8_t *q) {
-#pragma omp parallel for schedule(static) firstprivate(x, q)
-  for (int64_t row = 0; row < kRows; ++row)
-    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-      __m512i a = _mm512_load_si512(x + i), b = _mm512_load_si512(x + i + 16);
-      __m512i c = _mm512_load_si512(x + i + 32),
-              d = _mm512_load_si512(x + i + 48);
-      storeLine<Stream>(q + i, _mm512_xor_si512(_mm512_xor_si512(a, b),
-                                                _mm512_xor_si512(c, d)));
-    }
-  _mm_sfence();
-}
-
-// The shapes the kernels have: 16 floats in, their 16 low bytes out
-// (vpmovdb) with plain 16-byte stores; or 64 floats in, one streamed line
-// of their low bytes out.
-void read4Write1Narrow(const float *x, int8_t *q) {
-#pragma omp parallel for schedule(static) firstprivate(x, q)
-  for (int64_t row = 0; row < kRows; ++row)
-    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 16)
-      _mm_store_si128(reinterpret_cast<__m128i *>(q + i),
-                      _mm512_cvtepi32_epi8(_mm512_load_si512(x + i)));
-}
-
-void read4Write1NarrowLines(const float *x, int8_t *q) {
-#pragma omp parallel for schedule(static) firstprivate(x, q)
-  for (int64_t row = 0; row < kRows; ++row)
-    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-      __m512i line = _mm512_castsi128_si512(
-          _mm512_cvtepi32_epi8(_mm512_load_si512(x + i)));
-      line = _mm512_inserti32x4(
-          line, _mm512_cvtepi32_epi8(_mm512_load_si512(x + i + 16)), 1);
-      line = _mm512_inserti32x4(
-          line, _mm512_cvtepi32_epi8(_mm512_load_si512(x + i + 32)), 2);
-      line = _mm512_inserti32x4(
-          line, _mm512_cvtepi32_epi8(_mm512_load_si512(x + i + 48)), 3);
-      _mm512_stream_si512(reinterpret_cast<__m512i *>(q + i), line);
-    }
-  _mm_sfence();
-}
-
-// One line of bytes in, four lines out (copies of it: no widening).
-template <bool Stream> void read1Write4Lines(const int8_t *q, float *y) {
-#pragma omp parallel for schedule(static) firstprivate(q, y)
-  for (int64_t row = 0; row < kRows; ++row)
-    for (int64_t i = row * kCols; i < (row + 1) * kCols; i += 64) {
-      __m512i a = _mm512_load_si512(q + i);
-      storeLine<Stream>(y + i, a);
-      storeLine<Stream>(y + i + 16, a);
-      storeLine<Stream>(y + i + 32, a);
-      storeLine<Stream>(y + i + 48, a);
-    }
-  _mm_sfence();
 }
 
 //===-- The hand-written loops: the formula, straightforwardly ------------===//
@@ -188,7 +114,7 @@ void handQdq(const float *x, const float *s, const float *o, float *y,
 //===-- Variants and timing -----------------------------------------------===//
 
 struct Variant {
-  std::string kind, op, range, encoding;
+  std::string kind, op, range, encoding, pattern;
   int threads;
   double bytes;
   std::function<void()> run;
@@ -202,8 +128,52 @@ double now() {
       .count();
 }
 
+/// Bytes of the last-level cache (sysfs, as the pipeline reads it; 32 MiB
+/// where it says nothing).
+int64_t lastLevelCacheBytes() {
+  int64_t best = 0;
+  for (int index = 0; index < 16; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    FILE *f = std::fopen((dir + "/size").c_str(), "r");
+    if (!f)
+      break;
+    long value = 0;
+    char unit = 0;
+    if (std::fscanf(f, "%ld%c", &value, &unit) >= 1)
+      best = std::max<int64_t>(best, value * (unit == 'K'   ? 1024
+                                              : unit == 'M' ? 1 << 20
+                                                            : 1));
+    std::fclose(f);
+  }
+  return best > 0 ? best : int64_t(32) << 20;
+}
+
+/// Evicts the caches before a measurement by reading twice their size
+/// (untimed): a variant then never pays for writing back the dirty lines
+/// that the one before it left (plain stores of a large output), so the
+/// order of the variants in a round does not favour any of them. Small
+/// sizes repeat their runs within a measurement, and so still run in cache.
+void scrubCaches() {
+  static const int64_t words = 2 * lastLevelCacheBytes() / 8;
+  static uint64_t *scratch = [] {
+    auto *p = static_cast<uint64_t *>(std::aligned_alloc(4096, words * 8));
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < words; ++i)
+      p[i] = i;
+    return p;
+  }();
+  uint64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(^ : sum)
+  for (int64_t i = 0; i < words; i += 8)
+    sum ^= scratch[i];
+  static volatile uint64_t sink;
+  sink = sum;
+}
+
 double timeOnce(Variant &v) {
   omp_set_num_threads(v.threads);
+  scrubCaches();
   double start = now();
   for (int r = 0; r < v.reps; ++r)
     v.run();
@@ -226,51 +196,93 @@ int main(int argc, char **argv) {
   int8_t *qIn = allocate<int8_t>(kElems);
   float *yRef = allocate<float>(kElems), *yOut = allocate<float>(kElems);
   int8_t *qRef = allocate<int8_t>(kElems), *qOut = allocate<int8_t>(kElems);
+  // Packed codes: 2 (int4) and 4 (int2) to a byte.
+  uint8_t *p4In = allocate<uint8_t>(kElems / 2),
+          *p4Out = allocate<uint8_t>(kElems / 2);
+  uint8_t *p2In = allocate<uint8_t>(kElems / 4),
+          *p2Out = allocate<uint8_t>(kElems / 4);
   int64_t maxScales = kRows * (kCols / 32);
   float *scales = allocate<float>(maxScales),
         *offsets = allocate<float>(maxScales);
   fillInputs(x, qIn, kElems, scales, offsets, maxScales);
+  std::memcpy(p4In, qIn, kElems / 2);
+  std::memcpy(p2In, qIn, kElems / 4);
+
+  // The buffers a kernel or limit loop of a storage width reads and writes.
+  auto inputOf = [&](int bits) -> const void * {
+    switch (bits) {
+    case 32:
+      return x;
+    case 8:
+      return qIn;
+    case 4:
+      return p4In;
+    case 2:
+      return p2In;
+    }
+    std::fprintf(stderr, "no buffer of %d bits an element\n", bits);
+    std::exit(1);
+  };
+  auto outputOf = [&](int bits) -> void * {
+    switch (bits) {
+    case 32:
+      return yOut;
+    case 8:
+      return qOut;
+    case 4:
+      return p4Out;
+    case 2:
+      return p2Out;
+    }
+    std::fprintf(stderr, "no buffer of %d bits an element\n", bits);
+    std::exit(1);
+  };
 
   std::vector<Variant> variants;
   auto add = [&](std::string kind, std::string op, std::string range,
-                 std::string enc, double bytes, std::function<void()> run) {
+                 std::string enc, std::string pattern, double bytes,
+                 std::function<void()> run) {
     for (int t : {1, allThreads})
-      variants.push_back({kind, op, range, enc, t, bytes, run, {}, 1});
+      variants.push_back({kind, op, range, enc, pattern, t, bytes, run, {}, 1});
   };
 
   double e = static_cast<double>(kElems);
-  add("limit", "copy", "", "plain", 8 * e, [&] { copyLines<false>(x, yOut); });
-  add("limit", "copy", "", "stream", 8 * e, [&] { copyLines<true>(x, yOut); });
-  add("limit", "copy", "", "memcpy", 8 * e, [=] {
+  for (AccessPattern p : accessPatterns()) {
+    std::string name = patternName(p.inBits, p.outBits);
+    const void *in = inputOf(p.inBits);
+    void *out = outputOf(p.outBits);
+    double bytes = e * (p.inBits + p.outBits) / 8;
+    for (auto [variant, fn] : limitVariants(p))
+      add("limit", name, "", variant, name, bytes,
+          [=, fn = fn] { fn(in, out, kRows, kCols); });
+    if (p.inBits == 32 && p.outBits == 32)
+      add("limit", name, "", "memcpy", name, bytes, [=] {
 #pragma omp parallel for schedule(static) firstprivate(x, yOut)
-    for (int64_t row = 0; row < kRows; ++row)
-      std::memcpy(yOut + row * kCols, x + row * kCols, kCols * sizeof(float));
-  });
-  add("limit", "read4write1", "", "plain", 5 * e,
-      [&] { read4Write1Lines<false>(x, qOut); });
-  add("limit", "read4write1", "", "stream", 5 * e,
-      [&] { read4Write1Lines<true>(x, qOut); });
-  add("limit", "read4write1", "", "narrow", 5 * e,
-      [&] { read4Write1Narrow(x, qOut); });
-  add("limit", "read4write1", "", "narrow-stream", 5 * e,
-      [&] { read4Write1NarrowLines(x, qOut); });
-  add("limit", "read1write4", "", "plain", 5 * e,
-      [&] { read1Write4Lines<false>(qIn, yOut); });
-  add("limit", "read1write4", "", "stream", 5 * e,
-      [&] { read1Write4Lines<true>(qIn, yOut); });
+        for (int64_t row = 0; row < kRows; ++row)
+          std::memcpy(yOut + row * kCols, x + row * kCols,
+                      kCols * sizeof(float));
+      });
+  }
 
   long upstreamDiffers = 0, oursDiffers = 0;
   for (const CompiledKernel &k : kCompiledKernels) {
-    std::string op = k.op, range = k.range, enc = k.encoding;
+    std::string op = k.op, range = k.range, enc = k.encoding, kind = k.kind;
+    if (k.inBits < 8 || k.outBits < 8) {
+      std::fprintf(stderr,
+                   "%s %s %s %s: packed kernels need their rank-1 "
+                   "descriptors and packed references here\n",
+                   k.kind, k.op, k.range, k.encoding);
+      return 1;
+    }
     Encoding en = encodingOf(enc, kRows, kCols);
     float qmin = range == "i8" ? -128 : -8, qmax = range == "i8" ? 127 : 7;
     bool toInt = op == "quantize", fromInt = op == "dequantize";
-    double bytes = e * (fromInt || toInt ? 5 : 8) + 8.0 * en.count;
+    std::string pattern = patternName(k.inBits, k.outBits);
+    double bytes = e * (k.inBits + k.outBits) / 8 + 8.0 * en.count;
     // Descriptors live as long as the variants.
     auto *in =
-        new MemRef2D(fromInt ? view(qIn, kRows, kCols) : view(x, kRows, kCols));
-    auto *out = new MemRef2D(toInt ? view(qOut, kRows, kCols)
-                                   : view(yOut, kRows, kCols));
+        new MemRef2D(view(const_cast<void *>(inputOf(k.inBits)), kRows, kCols));
+    auto *out = new MemRef2D(view(outputOf(k.outBits), kRows, kCols));
     int64_t scaleRows = enc == "tensor" ? 1 : kRows;
     int64_t scaleCols = en.rowStride ? en.rowStride : 1;
     auto *s = new MemRef2D(view(scales, scaleRows, scaleCols));
@@ -280,15 +292,15 @@ int main(int argc, char **argv) {
                : std::function<void()>([=] { k.upstream(in, out); });
 
     // The reference, then the kernel once: compare.
-    std::string kind = k.kind;
-    if (kind == "ours") {
-      if (toInt)
-        handQuantize(x, scales, offsets, qRef, en, qmin, qmax);
-      else if (fromInt)
-        handDequantize(qIn, scales, offsets, yRef, en);
-      else
-        handQdq(x, scales, offsets, yRef, en, qmin, qmax);
-      add("hand", op, range, enc, bytes, [=] {
+    if (toInt)
+      handQuantize(x, scales, offsets, qRef, en, qmin, qmax);
+    else if (fromInt)
+      handDequantize(qIn, scales, offsets, yRef, en);
+    else
+      handQdq(x, scales, offsets, yRef, en, qmin, qmax);
+    // One hand-written row per kernel (with the defaults' row).
+    if (kind == "ours")
+      add("hand", op, range, enc, pattern, bytes, [=] {
         if (toInt)
           handQuantize(x, scales, offsets, qOut, en, qmin, qmax);
         else if (fromInt)
@@ -296,9 +308,6 @@ int main(int argc, char **argv) {
         else
           handQdq(x, scales, offsets, yOut, en, qmin, qmax);
       });
-    } else {
-      // Same reference (ours ran just before with the same op/range/enc).
-    }
     omp_set_num_threads(allThreads);
     run();
     long differs = 0;
@@ -310,8 +319,8 @@ int main(int argc, char **argv) {
                  "formula\n",
                  k.kind, k.op, k.range, k.encoding, differs,
                  static_cast<long>(kElems));
-    (kind == "ours" ? oursDiffers : upstreamDiffers) += differs;
-    add(kind, op, range, enc, bytes, run);
+    (kind == "upstream" ? upstreamDiffers : oursDiffers) += differs;
+    add(kind, op, range, enc, pattern, bytes, run);
   }
 
   // Calibrate: repeat small runs to at least 5 ms a measurement.
@@ -323,13 +332,15 @@ int main(int argc, char **argv) {
     for (Variant &v : variants)
       v.seconds.push_back(timeOnce(v));
 
-  std::printf("rows,cols,kind,op,range,encoding,threads,bytes,seconds,gbps\n");
+  std::printf(
+      "rows,cols,kind,op,range,encoding,pattern,threads,bytes,seconds,gbps\n");
   for (Variant &v : variants) {
     double t = median(v.seconds);
-    std::printf("%lld,%lld,%s,%s,%s,%s,%d,%.0f,%.9f,%.3f\n",
+    std::printf("%lld,%lld,%s,%s,%s,%s,%s,%d,%.0f,%.9f,%.3f\n",
                 static_cast<long long>(kRows), static_cast<long long>(kCols),
                 v.kind.c_str(), v.op.c_str(), v.range.c_str(),
-                v.encoding.c_str(), v.threads, v.bytes, t, v.bytes / t / 1e9);
+                v.encoding.c_str(), v.pattern.c_str(), v.threads, v.bytes, t,
+                v.bytes / t / 1e9);
   }
   std::fprintf(stderr, "ours: %ld elements differ in all; upstream: %ld\n",
                oursDiffers, upstreamDiffers);

@@ -18,6 +18,12 @@
 //      that cannot be written in place gets a new buffer instead.
 //   4. Vector, memref, scf, math, arith, func lowering to the LLVM dialect.
 //
+// By default two choices follow the size of each op: ops that move more than
+// the last-level cache (the static sizes of what they read and write) get
+// 64-lane tiles (quant-affine-vectorize's large-vector-width) and
+// non-temporal stores (quant-affine-mark-nontemporal's large-op-bytes);
+// cache-resident and dynamic-shaped ones keep 16 lanes and plain stores.
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Pipelines/Pipelines.h"
@@ -38,16 +44,108 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <unistd.h>
+
 using namespace mlir;
+
+namespace {
+/// Lanes of a tile when vector-width is auto: one AVX-512 register of f32
+/// for ops in cache; for larger ops, 64, so that i8 results fill whole
+/// 64-byte lines, which stream without partial writes.
+constexpr int64_t kDefaultVectorWidth = 16;
+constexpr int64_t kLargeOpVectorWidth = 64;
+/// The last-level cache assumed where the host does not say.
+constexpr int64_t kFallbackLLCBytes = int64_t(32) << 20;
+
+/// The trimmed text of a small file, or empty.
+std::string readSmallFile(const Twine &path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileAsStream(path);
+  if (!file)
+    return "";
+  return (*file)->getBuffer().trim().str();
+}
+
+/// A sysfs cache size ("32768K", "1M", "512"), in bytes; 0 if unreadable.
+int64_t parseCacheSize(StringRef text) {
+  int64_t scale = 1;
+  if (text.consume_back("K"))
+    scale = int64_t(1) << 10;
+  else if (text.consume_back("M"))
+    scale = int64_t(1) << 20;
+  else if (text.consume_back("G"))
+    scale = int64_t(1) << 30;
+  int64_t value = 0;
+  if (text.getAsInteger(10, value) || value <= 0)
+    return 0;
+  return value * scale;
+}
+
+/// The largest data or unified cache of CPU 0 of the highest level, as
+/// Linux lists them; 0 where there is no such list.
+int64_t sysfsLastLevelCacheBytes() {
+  int64_t bestLevel = 0, bestBytes = 0;
+  for (int index = 0; index < 16; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string type = readSmallFile(dir + "/type");
+    if (type.empty())
+      break;
+    if (type == "Instruction")
+      continue;
+    int64_t level = 0;
+    if (StringRef(readSmallFile(dir + "/level")).getAsInteger(10, level))
+      continue;
+    int64_t bytes = parseCacheSize(readSmallFile(dir + "/size"));
+    if (bytes > 0 &&
+        (level > bestLevel || (level == bestLevel && bytes > bestBytes))) {
+      bestLevel = level;
+      bestBytes = bytes;
+    }
+  }
+  return bestBytes;
+}
+
+int64_t detectLastLevelCacheBytes() {
+  if (int64_t bytes = sysfsLastLevelCacheBytes())
+    return bytes;
+#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
+    long bytes = sysconf(name);
+    if (bytes > 0)
+      return bytes;
+  }
+#endif
+  return kFallbackLLCBytes;
+}
+} // namespace
+
+int64_t mlir::quant_affine::getHostLastLevelCacheBytes() {
+  static const int64_t bytes = detectLastLevelCacheBytes();
+  return bytes;
+}
 
 void mlir::quant_affine::buildQuantAffineCPUPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
 
+  // Ops that move more than this are large (the auto choices).
+  int64_t llcBytes = options.llcBytes > 0 ? int64_t(options.llcBytes)
+                                          : getHostLastLevelCacheBytes();
+
   // 2. Tile and vectorize on tensors.
   QuantAffineVectorizePassOptions vectorize;
-  vectorize.vectorWidth = options.vectorWidth;
+  if (options.vectorWidth > 0) {
+    vectorize.vectorWidth = options.vectorWidth;
+  } else {
+    vectorize.vectorWidth = kDefaultVectorWidth;
+    vectorize.largeVectorWidth = kLargeOpVectorWidth;
+    vectorize.largeOpBytes = llcBytes;
+  }
   vectorize.parallelOuter = options.openmp;
   addVectorizeStage(pm, vectorize);
   // After canonicalization has marked the reads in bounds.
@@ -85,8 +183,13 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     // would also rewrite maximumf/minimumf).
     function.addPass(createQuantAffineExpandBF16Pass());
   }
-  if (options.nontemporalStores) {
-    pm.addNestedPass<func::FuncOp>(createQuantAffineMarkNontemporalPass());
+  if (options.nontemporalStores != NontemporalStores::Never) {
+    QuantAffineMarkNontemporalPassOptions nontemporal;
+    // 0: every store.
+    if (options.nontemporalStores == NontemporalStores::Auto)
+      nontemporal.largeOpBytes = llcBytes;
+    pm.addNestedPass<func::FuncOp>(
+        createQuantAffineMarkNontemporalPass(nontemporal));
   }
   addStandardToLLVMStage(pm);
   if (options.openmp)

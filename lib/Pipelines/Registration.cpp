@@ -90,7 +90,16 @@ void mlir::quant_affine::registerPipelineExtensions(DialectRegistry &registry) {
 LogicalResult mlir::quant_affine::checkCPUPipelineOptions(
     const CPUPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> error) {
-  return checkVectorWidth(options.vectorWidth, error);
+  // 0 is auto (by the size of each op); otherwise quant-affine-vectorize's
+  // rule, at least 1.
+  if (options.vectorWidth < 0)
+    return error("vector-width must be at least 1, or 0 for auto, got " +
+                 Twine(options.vectorWidth));
+  if (options.llcBytes < 0)
+    return error("llc-bytes must be at least 0 (0: the host's last-level "
+                 "cache), got " +
+                 Twine(options.llcBytes));
+  return success();
 }
 
 LogicalResult mlir::quant_affine::checkGPUPipelineOptions(

@@ -7,12 +7,23 @@
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa vector-width=0" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=WIDTH
 // RUN: not quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=-3" 2>&1 \
-// RUN: | FileCheck %s --check-prefix=WIDTH
+// RUN: | FileCheck %s --check-prefix=CPUWIDTH
 // Option values are checked once, when the pipeline is parsed: one error,
-// no IR dump, whatever the number of functions.
-// WIDTH: error: quant-affine-{{cpu|gpu}}-pipeline: vector-width must be at least 1, got {{0|-3}}
+// no IR dump, whatever the number of functions. (The CPU pipeline takes 0:
+// a width chosen by the size of each op.)
+// WIDTH: error: quant-affine-gpu-pipeline: vector-width must be at least 1, got 0
 // WIDTH-NOT: error
 // WIDTH-NOT: see current operation
+// CPUWIDTH: error: quant-affine-cpu-pipeline: vector-width must be at least 1, or 0 for auto, got -3
+// CPUWIDTH-NOT: error
+// CPUWIDTH-NOT: see current operation
+// RUN: not quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=-1" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=LLC
+// LLC: error: quant-affine-cpu-pipeline: llc-bytes must be at least 0 (0: the host's last-level cache), got -1
+// LLC-NOT: see current operation
+// RUN: not quant-affine-opt %s --quant-affine-cpu-pipeline="nontemporal-stores=maybe" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=NT
+// NT: error: invalid options 'nontemporal-stores=maybe' for quant-affine-cpu-pipeline
 
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=foo" -o %t.foo 2>&1 \
 // RUN: | FileCheck %s --check-prefix=FORMAT

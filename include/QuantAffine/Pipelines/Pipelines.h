@@ -17,17 +17,48 @@ class OpPassManager;
 
 namespace quant_affine {
 
+/// Values of the CPU pipeline's `nontemporal-stores` option.
+enum class NontemporalStores {
+  /// Stream the stores of ops that move more than `llc-bytes`.
+  Auto,
+  /// Stream every vector store.
+  Always,
+  /// Never stream.
+  Never,
+};
+
 /// Options of --quant-affine-cpu-pipeline.
+///
+/// Two choices depend on how much an op moves: ops whose tensors (static
+/// sizes of what they read and write, each counted once) add up to more
+/// than the last-level cache get 64-lane tiles and non-temporal stores,
+/// others 16 lanes and plain stores; ops with dynamic-shaped results count
+/// as small. `vector-width` and `nontemporal-stores` set explicitly apply to
+/// every op instead.
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
-      llvm::cl::desc("Elements per vector along the innermost dim (16 f32 "
-                     "lanes fill an AVX-512 register)"),
-      llvm::cl::init(16)};
-  PassOptions::Option<bool> nontemporalStores{
+      llvm::cl::desc("Elements per vector along the innermost dim, for every "
+                     "op; 0 (auto): 16 (one AVX-512 register of f32), and 64 "
+                     "(whole 64-byte lines of i8) for ops larger than "
+                     "llc-bytes"),
+      llvm::cl::init(0)};
+  PassOptions::Option<NontemporalStores> nontemporalStores{
       *this, "nontemporal-stores",
       llvm::cl::desc("Store results with non-temporal (streaming) stores"),
-      llvm::cl::init(false)};
+      llvm::cl::values(
+          clEnumValN(NontemporalStores::Auto, "auto",
+                     "for ops larger than llc-bytes with static-shaped "
+                     "results"),
+          clEnumValN(NontemporalStores::Always, "true", "for every op"),
+          clEnumValN(NontemporalStores::Never, "false", "never")),
+      llvm::cl::init(NontemporalStores::Auto)};
+  PassOptions::Option<int64_t> llcBytes{
+      *this, "llc-bytes",
+      llvm::cl::desc("Last-level cache size in bytes, above which an op is "
+                     "large (the auto choices); 0: the compiling host's "
+                     "(getHostLastLevelCacheBytes)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("Assert at run time what dynamic shapes leave unchecked"),
@@ -45,11 +76,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// Checks option values the pipeline cannot honour (a vector width below
-/// 1, ...); reports each through `error` and fails.
+/// Checks option values the pipeline cannot honour (a negative vector width
+/// or cache size, ...); reports each through `error` and fails.
 LogicalResult
 checkCPUPipelineOptions(const CPUPipelineOptions &options,
                         function_ref<LogicalResult(const Twine &)> error);
+
+/// The size in bytes of the compiling host's last-level cache, what
+/// `llc-bytes=0` means: the largest data or unified cache that Linux lists
+/// under /sys/devices/system/cpu/cpu0/cache/, else
+/// sysconf(_SC_LEVEL3_CACHE_SIZE) or (_SC_LEVEL2_CACHE_SIZE), else 32 MiB.
+int64_t getHostLastLevelCacheBytes();
 
 /// quant_affine on tensors (with func/tensor/linalg/arith) to the LLVM
 /// dialect, vectorized, with results written in place into caller buffers.

@@ -15,6 +15,11 @@
 // power-of-two alignment that and their offsets prove (below);
 // otherwise the original, with plain stores. Both compute the same values.
 //
+// Non-temporal stores pay off only where the output would not stay in
+// cache for its consumer anyway; with `large-op-bytes` (the CPU pipeline
+// passes the last-level cache size) only the stores of loop nests that move
+// more than that many bytes into a buffer of static shape stream.
+//
 // (memref.assume_alignment would say the same, but expand-strided-metadata
 // folds the metadata of its result to that of its operand, after which the
 // pure assumption is dead and erased.)
@@ -32,10 +37,12 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -48,11 +55,54 @@ using namespace mlir;
 
 namespace {
 
-/// The function argument a store's memref views, if it views one.
-BlockArgument rootArgument(Value memref, Block &entry) {
+/// The buffer `memref` views (through subviews, reshapes, casts).
+Value rootBuffer(Value memref) {
   while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
     memref = view.getViewSource();
-  auto arg = dyn_cast<BlockArgument>(memref);
+  return memref;
+}
+
+/// Bytes of a buffer of static shape (elements take the power of two of
+/// bytes that holds them, as memrefs lay them out); none otherwise.
+std::optional<int64_t> staticBytes(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  uint64_t elementBytes = llvm::PowerOf2Ceil(
+      llvm::divideCeil(type.getElementTypeBitWidth(), uint64_t(8)));
+  return type.getNumElements() * static_cast<int64_t>(elementBytes);
+}
+
+/// Whether `store` belongs to a loop nest that moves more than `limit`
+/// bytes into a buffer of static shape: the buffers that the outermost loop
+/// around it (the store itself outside loops) references, each counted once
+/// at its static size, add up to more than `limit`.
+bool inLargeNest(vector::StoreOp store, int64_t limit,
+                 DenseMap<Operation *, int64_t> &nestBytes) {
+  if (!staticBytes(rootBuffer(store.getBase())))
+    return false;
+  Operation *nest = store;
+  for (Operation *op = store->getParentOp(); op && !isa<func::FuncOp>(op);
+       op = op->getParentOp())
+    if (isa<LoopLikeOpInterface>(op))
+      nest = op;
+  auto [it, inserted] = nestBytes.try_emplace(nest, 0);
+  if (inserted) {
+    llvm::SetVector<Value> buffers;
+    nest->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          buffers.insert(rootBuffer(operand));
+    });
+    for (Value buffer : buffers)
+      it->second += staticBytes(buffer).value_or(0);
+  }
+  return it->second > limit;
+}
+
+/// The function argument a store's memref views, if it views one.
+BlockArgument rootArgument(Value memref, Block &entry) {
+  auto arg = dyn_cast<BlockArgument>(rootBuffer(memref));
   return arg && arg.getOwner() == &entry ? arg : BlockArgument();
 }
 
@@ -117,45 +167,67 @@ int64_t storeAlignment(vector::StoreOp store) {
 struct QuantAffineMarkNontemporalPass
     : quant_affine::impl::QuantAffineMarkNontemporalPassBase<
           QuantAffineMarkNontemporalPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (largeOpBytes < 0) {
+      func.emitError("large-op-bytes must be at least 0, got ")
+          << static_cast<int64_t>(largeOpBytes);
+      return signalPassFailure();
+    }
     // Unmasked 1-D transfer writes become vector.store, which can be marked.
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
+
+    // The stores to stream: all of them, or those of large loop nests.
+    llvm::SetVector<Operation *> stores;
+    DenseMap<Operation *, int64_t> nestBytes;
+    func.walk([&](vector::StoreOp store) {
+      if (largeOpBytes == 0 || inLargeNest(store, largeOpBytes, nestBytes))
+        stores.insert(store);
+    });
+    if (stores.empty())
+      return;
     if (func.isExternal() || !func.getBody().hasOneBlock())
-      return markAll(func);
+      return mark(stores);
 
     // The alignment each written buffer needs: its widest store.
     Block &entry = func.front();
     llvm::MapVector<BlockArgument, int64_t> alignments;
     bool allRooted = true;
-    func.walk([&](vector::StoreOp store) {
+    for (Operation *op : stores) {
+      auto store = cast<vector::StoreOp>(op);
       BlockArgument root = rootArgument(store.getBase(), entry);
       if (!root) {
         allRooted = false;
-        return;
+        continue;
       }
       int64_t &alignment = alignments[root];
       alignment = std::max(alignment, storeAlignment(store));
-    });
+    }
     Operation *ret = entry.getTerminator();
     bool returnsArguments = llvm::all_of(
         ret->getOperands(), [](Value v) { return isa<BlockArgument>(v); });
     if (alignments.empty() || !allRooted || !returnsArguments)
-      return markAll(func);
-    version(func, alignments);
+      return mark(stores);
+    version(func, alignments, stores);
   }
 
-  static void markAll(Operation *root) {
-    root->walk([](vector::StoreOp store) { store.setNontemporal(true); });
+  static void mark(const llvm::SetVector<Operation *> &stores) {
+    for (Operation *store : stores)
+      cast<vector::StoreOp>(store).setNontemporal(true);
   }
 
-  static void
-  version(func::FuncOp func,
-          const llvm::MapVector<BlockArgument, int64_t> &alignments) {
+  /// Moves the body into the branch taken when every buffer in `alignments`
+  /// is aligned, where `stores` stream; the other branch runs a copy with
+  /// plain stores.
+  static void version(func::FuncOp func,
+                      const llvm::MapVector<BlockArgument, int64_t> &alignments,
+                      const llvm::SetVector<Operation *> &stores) {
     Block &entry = func.front();
     Operation *ret = entry.getTerminator();
     SmallVector<Operation *> body;
@@ -189,7 +261,8 @@ struct QuantAffineMarkNontemporalPass
     Block *streaming = branch.thenBlock();
     for (Operation *op : body)
       op->moveBefore(streaming->getTerminator());
-    streaming->walk([&](vector::StoreOp store) {
+    for (Operation *op : stores) {
+      auto store = cast<vector::StoreOp>(op);
       store.setNontemporal(true);
       BlockArgument root = rootArgument(store.getBase(), entry);
       // Both are powers of two; the attribute takes nothing else.
@@ -197,7 +270,7 @@ struct QuantAffineMarkNontemporalPass
           std::min(alignments.lookup(root), knownByteDivisor(store)));
       if (alignment > 1)
         store.setAlignment(static_cast<uint64_t>(alignment));
-    });
+    }
   }
 };
 } // namespace

@@ -22,6 +22,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/VectorInterfaces.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEVECTORIZEPASS
@@ -57,6 +59,44 @@ bool touchesNonVectorLayout(linalg::GenericOp op) {
     return WalkResult::advance();
   });
   return walk.wasInterrupted();
+}
+
+/// Bytes a value of `type` takes in memory, when its shape is static: each
+/// element takes the power of two of bytes that holds it, as in a memref.
+std::optional<int64_t> staticBytes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  Type element = shaped.getElementType();
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  uint64_t elementBytes = llvm::PowerOf2Ceil(
+      llvm::divideCeil(element.getIntOrFloatBitWidth(), uint64_t(8)));
+  return shaped.getNumElements() * static_cast<int64_t>(elementBytes);
+}
+
+/// The bytes `op` moves: the static sizes of the tensors it reads and
+/// writes (operands, and tensors its body reads from above), each counted
+/// once; tensors of dynamic shape count as nothing. None when a result has a
+/// dynamic shape: its size is known only at run time.
+std::optional<int64_t> footprintBytes(linalg::GenericOp op) {
+  if (llvm::any_of(op->getResultTypes(), [](Type type) {
+        return !cast<ShapedType>(type).hasStaticShape();
+      }))
+    return std::nullopt;
+  llvm::SetVector<Value> tensors;
+  for (Value operand : op->getOperands())
+    tensors.insert(operand);
+  op.getRegion().walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (isa<RankedTensorType>(operand.getType()) &&
+          !op.getRegion().isAncestor(operand.getParentRegion()))
+        tensors.insert(operand);
+  });
+  int64_t bytes = 0;
+  for (Value tensor : tensors)
+    bytes += staticBytes(tensor.getType()).value_or(0);
+  return bytes;
 }
 
 /// Tiles `op` by `sizes` (0: not tiled) with scf.for, or scf.forall when
@@ -181,11 +221,19 @@ struct QuantAffineVectorizePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(quant_affine::checkVectorWidth(
-            vectorWidth, [&](const Twine &message) {
-              return getOperation().emitError(message);
-            })))
+    auto error = [&](const Twine &message) {
+      return getOperation().emitError(message);
+    };
+    if (failed(quant_affine::checkVectorWidth(vectorWidth, error)))
       return signalPassFailure();
+    if (largeVectorWidth < 0 || largeOpBytes < 0) {
+      (void)error(largeVectorWidth < 0
+                      ? "large-vector-width must be at least 0, got " +
+                            Twine(largeVectorWidth)
+                      : "large-op-bytes must be at least 0, got " +
+                            Twine(largeOpBytes));
+      return signalPassFailure();
+    }
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       // An empty op has nothing to tile (and upstream tiling of a zero-size
@@ -196,13 +244,19 @@ struct QuantAffineVectorizePass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
+      int64_t width = vectorWidth;
+      if (largeVectorWidth > 0) {
+        std::optional<int64_t> bytes = footprintBytes(op);
+        if (bytes && *bytes > largeOpBytes)
+          width = largeVectorWidth;
+      }
       if (parallelOuter) {
         op = splitOutermost(rewriter, op);
         if (!op)
           continue;
       }
-      linalg::GenericOp tile = tileInnermost(rewriter, op, vectorWidth,
-                                             parallelLoops, fullVectorsOnly);
+      linalg::GenericOp tile =
+          tileInnermost(rewriter, op, width, parallelLoops, fullVectorsOnly);
       if (!tile)
         continue;
       rewriter.setInsertionPoint(tile);
@@ -213,8 +267,7 @@ struct QuantAffineVectorizePass
       // A partial or dynamic tile: vectorize at the full width with masks.
       SmallVector<int64_t> vectorSizes(tileShape.size(), 1);
       vectorSizes.back() = std::max<int64_t>(
-          ShapedType::isDynamic(tileShape.back()) ? vectorWidth
-                                                  : tileShape.back(),
+          ShapedType::isDynamic(tileShape.back()) ? width : tileShape.back(),
           1);
       (void)vectorizeAndReplace(rewriter, tile, vectorSizes);
     }

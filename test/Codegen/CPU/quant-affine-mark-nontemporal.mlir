@@ -1,6 +1,10 @@
 // RUN: quant-affine-opt %s --quant-affine-mark-nontemporal | FileCheck %s
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="nontemporal-stores=true vector-width=64" \
 // RUN: | FileCheck %s --check-prefix=PIPE
+// RUN: quant-affine-opt %s --quant-affine-mark-nontemporal="large-op-bytes=4096" \
+// RUN: | FileCheck %s --check-prefix=LARGE
+// RUN: not quant-affine-opt %s --quant-affine-mark-nontemporal="large-op-bytes=-1" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=NEG
 // Stores whose size is not a power of two: a vector that covers a row of
 // 12 x i32 (48 bytes) once got `alignment = 48`, which vector.store rejects.
 // The buffer is checked for its store size rounded up to a power of two, and
@@ -42,3 +46,75 @@ func.func @quantize_row(%x: tensor<1x12xf32>, %s: tensor<12xf32>, %out: memref<1
   bufferization.materialize_in_destination %q in restrict writable %out : (tensor<1x12xi32>, memref<1x12xi32>) -> ()
   return
 }
+
+// With large-op-bytes, only stores of loop nests that move more than that
+// many bytes (buffers referenced in the outermost loop, each counted once at
+// its static size) into a static buffer stream. @row and @bytes move a few
+// bytes: nothing is marked or versioned.
+// LARGE-LABEL: func.func @row
+// LARGE-NOT: arith.remui
+// LARGE-NOT: nontemporal
+// LARGE: return
+// LARGE-LABEL: func.func @bytes
+// LARGE-NOT: nontemporal
+// LARGE: return
+
+// 64 x 16 f32 read and written: 8,192 bytes, streamed (and versioned); the
+// store to the small buffer @large_nest also writes, outside the loop,
+// stays plain in both versions.
+// LARGE-LABEL: func.func @large_nest
+// LARGE: arith.remui
+// LARGE: scf.if
+// LARGE: scf.for
+// LARGE: vector.store {{.*}} {alignment = 64 : i64, nontemporal = true} : memref<64x16xf32>, vector<16xf32>
+// LARGE: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<16xf32>, vector<16xf32>
+// LARGE: } else {
+// LARGE-NOT: nontemporal
+// LARGE: return
+func.func @large_nest(%x: memref<64x16xf32>, %out: memref<64x16xf32>, %last: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c64 step %c1 {
+    %v = vector.transfer_read %x[%i, %c0], %zero {in_bounds = [true]} : memref<64x16xf32>, vector<16xf32>
+    vector.transfer_write %v, %out[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<64x16xf32>
+  }
+  %w = vector.transfer_read %x[%c0, %c0], %zero {in_bounds = [true]} : memref<64x16xf32>, vector<16xf32>
+  vector.transfer_write %w, %last[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+  return
+}
+
+// 16 x 16 f32 in and out: 2,048 bytes, not above 4,096.
+// LARGE-LABEL: func.func @small_nest
+// LARGE-NOT: nontemporal
+// LARGE: return
+func.func @small_nest(%x: memref<16x16xf32>, %out: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c16 step %c1 {
+    %v = vector.transfer_read %x[%i, %c0], %zero {in_bounds = [true]} : memref<16x16xf32>, vector<16xf32>
+    vector.transfer_write %v, %out[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<16x16xf32>
+  }
+  return
+}
+
+// A large input, but the written buffer has a dynamic shape: plain stores.
+// LARGE-LABEL: func.func @dynamic_out
+// LARGE-NOT: nontemporal
+// LARGE: return
+func.func @dynamic_out(%x: memref<256x16xf32>, %out: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c256 step %c1 {
+    %v = vector.transfer_read %x[%i, %c0], %zero {in_bounds = [true]} : memref<256x16xf32>, vector<16xf32>
+    vector.transfer_write %v, %out[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<?x16xf32>
+  }
+  return
+}
+
+// NEG: error: large-op-bytes must be at least 0, got -1

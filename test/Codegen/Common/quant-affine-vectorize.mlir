@@ -4,6 +4,9 @@
 // RUN: quant-affine-opt %s --quant-affine-vectorize="parallel-loops" | FileCheck %s --check-prefix=FORALL
 // RUN: quant-affine-opt %s --quant-affine-vectorize="parallel-outer vector-width=8" | FileCheck %s --check-prefix=OUTER
 // RUN: not quant-affine-opt %s --quant-affine-vectorize="vector-width=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: quant-affine-opt %s --quant-affine-vectorize="large-vector-width=64 large-op-bytes=2559" | FileCheck %s --check-prefix=LARGE
+// RUN: quant-affine-opt %s --quant-affine-vectorize="large-vector-width=64 large-op-bytes=2560" | FileCheck %s --check-prefix=SMALL
+// RUN: not quant-affine-opt %s --quant-affine-vectorize="large-vector-width=-1" 2>&1 | FileCheck %s --check-prefix=NEGLARGE
 
 // Elementwise generics on tensors are tiled to 1 x ... x 1 x vector-width
 // and each tile becomes vector ops.
@@ -133,3 +136,42 @@ func.func @odd_width(%a: tensor<64xi3>) -> tensor<64xi3> {
   } -> tensor<64xi3>
   return %r : tensor<64xi3>
 }
+
+// Ops that move more than large-op-bytes (the static sizes of their tensors,
+// each counted once: 8 x 64 f32 in and 8 x 64 i8 out are 2,560 bytes) take
+// large-vector-width; at or below it, and with a dynamic result, the op
+// keeps vector-width.
+// LARGE-LABEL: func.func @large_op
+// LARGE: tensor.extract_slice %{{.*}} [1, 64] [1, 1] : tensor<8x64xf32> to tensor<1x64xf32>
+// LARGE: arith.fptosi %{{.*}} : vector<1x64xf32> to vector<1x64xi8>
+// SMALL-LABEL: func.func @large_op
+// SMALL: arith.fptosi %{{.*}} : vector<1x16xf32> to vector<1x16xi8>
+func.func @large_op(%a: tensor<8x64xf32>) -> tensor<8x64xi8> {
+  %e = tensor.empty() : tensor<8x64xi8>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x64xf32>) outs(%e : tensor<8x64xi8>) {
+  ^bb0(%x: f32, %o: i8):
+    %i = arith.fptosi %x : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<8x64xi8>
+  return %r : tensor<8x64xi8>
+}
+
+// LARGE-LABEL: func.func @dynamic_result
+// LARGE: arith.fptosi %{{.*}} : vector<1x16xf32> to vector<1x16xi8>
+// LARGE-NOT: vector<1x64x
+// LARGE: return
+func.func @dynamic_result(%a: tensor<?x64xf32>) -> tensor<?x64xi8> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%n) : tensor<?x64xi8>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x64xf32>) outs(%e : tensor<?x64xi8>) {
+  ^bb0(%x: f32, %o: i8):
+    %i = arith.fptosi %x : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<?x64xi8>
+  return %r : tensor<?x64xi8>
+}
+
+// NEGLARGE: error: large-vector-width must be at least 0, got -1

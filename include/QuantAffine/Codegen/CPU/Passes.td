@@ -86,7 +86,23 @@ def QuantAffineMarkNontemporalPass
     offset's divisibility prove; otherwise the original runs with plain
     stores. Functions whose stores write other memrefs, or that return
     values computed in the body, are marked without versioning.
+
+    With `large-op-bytes` above 0, only the stores of large loop nests are
+    made non-temporal: a store streams when the buffer it writes has a
+    static shape and the outermost loop around it (the store itself outside
+    loops) references buffers whose static sizes add up to more than
+    `large-op-bytes` bytes (each buffer counted once, through its views;
+    buffers of dynamic shape count as nothing). Other stores stay plain, in
+    both versions of the body; a function with no such store is left as it
+    is. The CPU pipeline passes the last-level cache size: then the output
+    would not stay in cache for its consumer anyway, and streaming saves
+    reading each output line for ownership first.
   }];
+  let options = [
+    Option<"largeOpBytes", "large-op-bytes", "int64_t", /*default=*/"0",
+           "Stream only stores of loop nests that move more than this many "
+           "bytes, into buffers of static shape (0: every vector store)">
+  ];
 }
 
 def QuantAffineExpandBF16Pass : Pass<"quant-affine-expand-bf16"> {

@@ -94,6 +94,15 @@ def QuantAffineVectorizePass
     iterations are independent by construction; the GPU pipeline turns it
     into `scf.parallel` and maps it to blocks and threads.
 
+    With `large-vector-width`, an op whose tensors are large takes that
+    width instead of `vector-width`: one whose operands (inputs and inits,
+    and tensors its body reads with `tensor.extract`), counted once each at
+    their static sizes in bytes, add up to more than `large-op-bytes`, and
+    whose results all have static shapes. Tensors of dynamic shape among the
+    inputs count as nothing; a dynamic result keeps `vector-width`. The CPU
+    pipeline gives ops larger than the last-level cache 64 lanes this way,
+    so that even i8 results fill whole 64-byte lines for streaming stores.
+
     Run it after `--convert-quant-affine-to-linalg` and before
     bufferization; `--quant-affine-cpu-pipeline` and
     `--quant-affine-gpu-pipeline` do.
@@ -110,7 +119,14 @@ def QuantAffineVectorizePass
     Option<"fullVectorsOnly", "full-vectors-only", "bool", /*default=*/"false",
            "Shrink the width to a power of two dividing the innermost size, "
            "and keep dynamic innermost sizes scalar, so that no tile is "
-           "partial and every vector access is aligned to its size">
+           "partial and every vector access is aligned to its size">,
+    Option<"largeVectorWidth", "large-vector-width", "int64_t",
+           /*default=*/"0",
+           "Elements per vector for ops that move more than large-op-bytes "
+           "(0: vector-width for every op)">,
+    Option<"largeOpBytes", "large-op-bytes", "int64_t", /*default=*/"0",
+           "Static bytes of the tensors an op reads and writes above which "
+           "it takes large-vector-width">
   ];
   let dependentDialects = [
     "scf::SCFDialect", "vector::VectorDialect", "tensor::TensorDialect",
