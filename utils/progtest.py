@@ -148,6 +148,10 @@ def is_float(elem):
     return elem in WIDTH
 
 
+# Stored 8 / N values a byte; only static shapes cross the boundary.
+PACKED = ("i1", "i2", "i4")
+
+
 def int_width(elem):
     return int(elem[1:])
 
@@ -520,6 +524,11 @@ class Program:
     def new_tensor(self, fn, rng, shape, dyn, elem, data, signed=False, grid=None, mode=None):
         """A tensor input: a kernel argument (tensor or memref) or a
         constant in the function."""
+        if elem in PACKED:
+            # A packed buffer keeps no shape (docs/Packing.md): its dynamic
+            # dims would have to come from another operand, which an input
+            # does not have.
+            dyn = [False] * len(shape)
         if mode is None:
             modes = ["const"]
             if fn.kernel:
@@ -693,6 +702,14 @@ class Program:
         fn.emit("%s = quant_affine.%s %s, %s%s : (%s, %s) -> %s"
                 % (r.name, op, x.name, ", ".join(ops), enc.attrs(), x.type, ", ".join(types), r.type))
         r.data = self.ref_quant(op, x, enc, relem)
+        if relem in PACKED and any(r.dyn):
+            # A packed buffer of dynamic shape cannot cross a function
+            # boundary and be read back (docs/Packing.md): cast it to the
+            # static shape, as a caller that knows it would.
+            s = Val(fn.fresh("t"), r.shape, [False] * len(r.shape), relem, r.data,
+                    signed=r.signed, grid=r.grid)
+            fn.emit("%s = tensor.cast %s : %s to %s" % (s.name, r.name, r.type, s.type))
+            return s
         return r
 
     def ref_quant(self, op, x, enc, relem):

@@ -225,6 +225,44 @@ struct FlatTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
+bool hasStaticStrides(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         !llvm::any_of(strides, ShapedType::isDynamic);
+}
+
+/// Accesses of a packed buffer of dynamic strides through a memref.cast of
+/// it to static strides that dominates them: canonicalization folds casts
+/// into accesses (to the less static type), but a caller that casts a
+/// returned buffer to the shape it knows gives the strides packing needs.
+void accessThroughStaticCasts(ModuleOp module) {
+  DominanceInfo dominance;
+  module.walk([&](Operation *op) {
+    if (!isa<memref::LoadOp, memref::StoreOp, vector::TransferReadOp,
+             vector::TransferWriteOp, vector::LoadOp, vector::StoreOp,
+             vector::MaskedLoadOp, vector::MaskedStoreOp>(op))
+      return;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type || !isPackedIntegerType(type.getElementType()) ||
+          hasStaticStrides(type))
+        continue;
+      for (Operation *user : operand.get().getUsers()) {
+        auto cast = dyn_cast<memref::CastOp>(user);
+        auto castType =
+            cast ? dyn_cast<MemRefType>(cast.getType()) : MemRefType();
+        if (castType && hasStaticStrides(castType) &&
+            dominance.properlyDominates(cast.getOperation(), op)) {
+          operand.set(cast.getResult());
+          break;
+        }
+      }
+    }
+  });
+}
+
 /// Linalg ops on packed buffers to loops, which the emulation understands.
 LogicalResult lowerLinalgToLoops(ModuleOp module, bool parallel) {
   SmallVector<linalg::LinalgOp> ops;
@@ -266,8 +304,12 @@ LogicalResult prepare(ModuleOp module) {
   patterns.add<ConvertToPackedThroughI32<arith::FPToSIOp>,
                ConvertToPackedThroughI32<arith::FPToUIOp>>(module.getContext());
   FrozenRewritePatternSet frozen(std::move(patterns));
+  // No folding: an access's folder would look through a memref.cast to the
+  // dynamic buffer it came from (a result cast back to the static shape the
+  // caller knows), whose strides packing cannot recover.
   GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+      .enableFolding(false);
   if (failed(applyOpPatternsGreedily(ops, frozen, config)))
     return failure();
   // What did not become a plain or masked 1-D access (out-of-bounds dims,
@@ -290,7 +332,21 @@ LogicalResult prepare(ModuleOp module) {
         touchesPackedMemRef(op))
       ops.push_back(op);
   });
-  return applyOpPatternsGreedily(ops, frozen, config);
+  if (failed(applyOpPatternsGreedily(ops, frozen, config)))
+    return failure();
+  // Bounds checks of the scalarized accesses ask for static dims.
+  IRRewriter rewriter(module.getContext());
+  module.walk([&](memref::DimOp dim) {
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!type || !isPackedIntegerType(type.getElementType()) || !index ||
+        *index >= type.getRank() || type.isDynamicDim(*index))
+      return;
+    rewriter.setInsertionPoint(dim);
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
+        dim, type.getDimSize(*index));
+  });
+  return success();
 }
 
 //===-- Vector accesses ---------------------------------------------------===//
@@ -853,6 +909,7 @@ struct QuantAffineEmulateNarrowTypesPass
     if (!usesPackedMemory(module))
       return;
     rewriteCopies(module);
+    accessThroughStaticCasts(module);
     if (failed(lowerLinalgToLoops(module, parallelLoops)) ||
         failed(prepare(module)))
       return signalPassFailure();
@@ -897,7 +954,12 @@ struct QuantAffineEmulateNarrowTypesPass
                  SameOpOnPackedTypes<memref::CastOp>,
                  SameOpOnPackedTypes<memref::ExtractAlignedPointerAsIndexOp>>(
         converter, context, /*benefit=*/2);
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    // No folding (as in prepare): an access folded through a memref.cast
+    // would address the dynamic buffer the cast came from.
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(module, target, std::move(patterns),
+                                      config)))
       return signalPassFailure();
 
     // Packs and unpacks in registers with shuffles and shifts.

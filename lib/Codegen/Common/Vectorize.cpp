@@ -11,13 +11,16 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/VectorInterfaces.h"
@@ -97,6 +100,101 @@ std::optional<int64_t> footprintBytes(linalg::GenericOp op) {
   for (Value tensor : tensors)
     bytes += staticBytes(tensor.getType()).value_or(0);
   return bytes;
+}
+
+/// `tensor.dim %other, dim`, created right after `other` is defined so that
+/// it can stand for equal dims anywhere after.
+Value dimRightAfter(RewriterBase &rewriter, Value other, int64_t dim) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  // A destination argument (memref) seen as a tensor: its dim is known from
+  // the function's entry on.
+  if (auto toTensor = other.getDefiningOp<bufferization::ToTensorOp>()) {
+    if (auto arg = dyn_cast<BlockArgument>(toTensor.getBuffer())) {
+      rewriter.setInsertionPointToStart(arg.getOwner());
+      return memref::DimOp::create(rewriter, other.getLoc(), arg, dim);
+    }
+  }
+  if (Operation *def = other.getDefiningOp())
+    rewriter.setInsertionPointAfter(def);
+  else
+    rewriter.setInsertionPointToStart(cast<BlockArgument>(other).getOwner());
+  return tensor::DimOp::create(rewriter, other.getLoc(), other, dim);
+}
+
+/// Replaces the `tensor.dim %packed, dim` ops that `size` dominates by it.
+void replaceDims(RewriterBase &rewriter, DominanceInfo &dominance, Value packed,
+                 int64_t dim, Value size) {
+  for (Operation *user : llvm::make_early_inc_range(packed.getUsers())) {
+    auto dimOp = dyn_cast<tensor::DimOp>(user);
+    if (dimOp && dimOp.getConstantIndex() == dim &&
+        dominance.properlyDominates(size, dimOp))
+      rewriter.replaceOp(dimOp, size);
+  }
+}
+
+/// Packed buffers keep no shape (docs/Packing.md), so a dynamic dim of a
+/// packed input must not be read from it. Where the op ties such a dim to a
+/// loop that an unpacked operand also spans (the scale or destination of a
+/// dequantize), the dim is read from that operand instead: the input's own
+/// `tensor.dim`s (sizes of the result, of a block expansion) are replaced,
+/// and a direct input becomes a slice of itself of those sizes, from which
+/// tiling takes its loop bounds. Dims tied to no unpacked operand are left
+/// alone (the emulation diagnoses those it cannot know).
+void takeDimsFromUnpackedOperands(RewriterBase &rewriter,
+                                  DominanceInfo &dominance,
+                                  linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics())
+    return;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || type.hasStaticShape() ||
+        !quant_affine::isPackedIntegerType(type.getElementType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (!type.isDynamicDim(i)) {
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(i)));
+        continue;
+      }
+      auto loop = dyn_cast<AffineDimExpr>(map.getResult(i));
+      Value size;
+      for (OpOperand &other : op->getOpOperands()) {
+        auto otherType = dyn_cast<RankedTensorType>(other.get().getType());
+        if (!loop || !otherType ||
+            quant_affine::isPackedIntegerType(otherType.getElementType()))
+          continue;
+        AffineMap otherMap = op.getMatchingIndexingMap(&other);
+        for (unsigned j = 0; j < otherMap.getNumResults() && !size; ++j)
+          if (otherMap.getResult(j) == loop && otherType.isDynamicDim(j))
+            size = dimRightAfter(rewriter, other.get(), j);
+        if (size)
+          break;
+      }
+      if (!size)
+        break;
+      sizes.push_back(size);
+    }
+    if (static_cast<int64_t>(sizes.size()) != type.getRank())
+      continue;
+    // The dims of the packed value, and of what a block expansion expanded.
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (auto size = dyn_cast<Value>(sizes[i]))
+        replaceDims(rewriter, dominance, input->get(), i, size);
+    if (auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>()) {
+      for (auto [dim, group] :
+           llvm::enumerate(expand.getReassociationIndices()))
+        if (group.size() == 1)
+          if (auto size = dyn_cast<Value>(sizes[group.front()]))
+            replaceDims(rewriter, dominance, expand.getSrc(), dim, size);
+    }
+    rewriter.setInsertionPoint(op);
+    SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(type.getRank(), rewriter.getIndexAttr(1));
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), type, input->get(), zeros, sizes, ones);
+    rewriter.modifyOpInPlace(op, [&] { input->set(slice); });
+  }
 }
 
 /// Tiles `op` by `sizes` (0: not tiled) with scf.for, or scf.forall when
@@ -234,6 +332,11 @@ struct QuantAffineVectorizePass
                             Twine(largeOpBytes));
       return signalPassFailure();
     }
+    IRRewriter shapes(&getContext());
+    DominanceInfo dominance(getOperation());
+    getOperation().walk([&](linalg::GenericOp op) {
+      takeDimsFromUnpackedOperands(shapes, dominance, op);
+    });
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       // An empty op has nothing to tile (and upstream tiling of a zero-size

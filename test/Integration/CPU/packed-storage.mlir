@@ -77,13 +77,16 @@
 // CHECK-NEXT: quantize i1u_block64: 16x128 i1, 256 bytes, 0 mismatches, padding after 0xFF: none
 // CHECK-NEXT: dequantize i1u_block64: 16x128 i1, 2048 values, 0 mismatches
 // CHECK-NEXT: quantize i4s_dyn_block32: 5x128 i4, 320 bytes, 0 mismatches, padding after 0xFF: none
+// CHECK-NEXT: dequantize i4s_dyn_block32: 5x128 i4, 640 values, 0 mismatches
 // CHECK-NEXT: quantize i4u_dyn_rows: 3x125 i4, 188 bytes, 0 mismatches, padding after 0xFF: kept
+// CHECK-NEXT: dequantize i4u_dyn_rows: 3x125 i4, 375 values, 0 mismatches
 // CHECK-NEXT: quantize i2s_dyn_tensor: 7x13 i2, 23 bytes, 0 mismatches, padding after 0xFF: kept
+// CHECK-NEXT: dequantize i2s_dyn_tensor: 7x13 i2, 91 values, 0 mismatches
 // CHECK-NEXT: quantize i1u_dyn_cols: 5x11 i1, 7 bytes, 0 mismatches, padding after 0xFF: kept
+// CHECK-NEXT: dequantize i1u_dyn_cols: 5x11 i1, 55 values, 0 mismatches
 
-// Dynamic outer dims for quantize only: a dequantize from tensor<?x125xi4>
-// does not compile yet (the size of its dynamic dim is asked of the packed
-// input, whatever the destination).
+// Dynamic outer dims: a quantize takes the size from its float input, a
+// dequantize from its scale or destination (the packed input keeps none).
 
 func.func @q_i4s_tensor(%x: tensor<3x125xf32>, %s: tensor<f32>, %o: tensor<f32>, %out: memref<3x125xi4>)
     attributes {llvm.emit_c_interface} {
@@ -442,5 +445,41 @@ func.func @q_i1u_dyn_cols(%x: tensor<?x11xf32>, %s: tensor<11xf32>, %o: tensor<1
       : (tensor<?x11xf32>, tensor<11xf32>, tensor<11xf32>) -> tensor<?x11xi1>
   bufferization.materialize_in_destination %q in restrict writable %out
       : (tensor<?x11xi1>, memref<?x11xi1>) -> ()
+  return
+}
+
+func.func @d_i4s_dyn_block32(%q: tensor<?x128xi4>, %s: tensor<?x4xf32>, %o: tensor<?x4xf32>, %out: memref<?x128xf32>)
+    attributes {llvm.emit_c_interface} {
+  %y = quant_affine.dequantize %q, %s, %o range [-8, 7] block [1, 32]
+      : (tensor<?x128xi4>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x128xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out
+      : (tensor<?x128xf32>, memref<?x128xf32>) -> ()
+  return
+}
+
+func.func @d_i4u_dyn_rows(%q: tensor<?x125xi4>, %s: tensor<?x1xf32>, %o: tensor<?x1xf32>, %out: memref<?x125xf32>)
+    attributes {llvm.emit_c_interface} {
+  %y = quant_affine.dequantize %q, %s, %o range [0, 15]
+      : (tensor<?x125xi4>, tensor<?x1xf32>, tensor<?x1xf32>) -> tensor<?x125xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out
+      : (tensor<?x125xf32>, memref<?x125xf32>) -> ()
+  return
+}
+
+func.func @d_i2s_dyn_tensor(%q: tensor<?x13xi2>, %s: tensor<f32>, %o: tensor<f32>, %out: memref<?x13xf32>)
+    attributes {llvm.emit_c_interface} {
+  %y = quant_affine.dequantize %q, %s, %o range [-2, 1]
+      : (tensor<?x13xi2>, tensor<f32>, tensor<f32>) -> tensor<?x13xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out
+      : (tensor<?x13xf32>, memref<?x13xf32>) -> ()
+  return
+}
+
+func.func @d_i1u_dyn_cols(%q: tensor<?x11xi1>, %s: tensor<11xf32>, %o: tensor<11xf32>, %out: memref<?x11xf32>)
+    attributes {llvm.emit_c_interface} {
+  %y = quant_affine.dequantize %q, %s, %o range [0, 1]
+      : (tensor<?x11xi1>, tensor<11xf32>, tensor<11xf32>) -> tensor<?x11xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out
+      : (tensor<?x11xf32>, memref<?x11xf32>) -> ()
   return
 }

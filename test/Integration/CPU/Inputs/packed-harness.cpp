@@ -46,15 +46,34 @@ static Desc desc(void *data, std::vector<int64_t> sizes) {
 
 using Kernel = void (*)(Desc *, Desc *, Desc *, Desc *);
 
-#define STATIC_CASES(X)                                                        \
-  X(i4s_tensor)                                                                \
-  X(i4u_rows)                                                                  \
-  X(i4s_block5) X(i4s_block3) X(i4u_block3) X(i4s_block3x5) X(i4s_block32)     \
-      X(i4u_cols) X(i4s_block5_tall) X(i2s_rows) X(i2u_rows_tall)              \
-          X(i2u_block3) X(i2s_block5) X(i2u_block32) X(i1u_tensor) X(i1u_cols) \
-              X(i1u_block3) X(i1u_block64)
-#define DYNAMIC_CASES(X)                                                       \
-  X(i4s_dyn_block32) X(i4u_dyn_rows) X(i2s_dyn_tensor) X(i1u_dyn_cols)
+// The case lists, one per line (clang-format reflows them differently on
+// every run).
+// clang-format off
+#define STATIC_CASES(X) \
+  X(i4s_tensor)         \
+  X(i4u_rows)           \
+  X(i4s_block5)         \
+  X(i4s_block3)         \
+  X(i4u_block3)         \
+  X(i4s_block3x5)       \
+  X(i4s_block32)        \
+  X(i4u_cols)           \
+  X(i4s_block5_tall)    \
+  X(i2s_rows)           \
+  X(i2u_rows_tall)      \
+  X(i2u_block3)         \
+  X(i2s_block5)         \
+  X(i2u_block32)        \
+  X(i1u_tensor)         \
+  X(i1u_cols)           \
+  X(i1u_block3)         \
+  X(i1u_block64)
+#define DYNAMIC_CASES(X) \
+  X(i4s_dyn_block32)     \
+  X(i4u_dyn_rows)        \
+  X(i2s_dyn_tensor)      \
+  X(i1u_dyn_cols)
+// clang-format on
 
 extern "C" {
 #define DECLARE_QUANTIZE(name)                                                 \
@@ -63,7 +82,7 @@ extern "C" {
   DECLARE_QUANTIZE(name)                                                       \
   void _mlir_ciface_d_##name(Desc *, Desc *, Desc *, Desc *);
 STATIC_CASES(DECLARE_BOTH)
-DYNAMIC_CASES(DECLARE_QUANTIZE)
+DYNAMIC_CASES(DECLARE_BOTH)
 }
 
 enum class Encoding { Tensor, Rows, Cols, Block };
@@ -400,15 +419,15 @@ int main() {
       {"i1u_block3", 5, 12, 1, 0, 1, E::Block, 1, 3, false, BOTH(i1u_block3)},
       {"i1u_block64", 16, 128, 1, 0, 1, E::Block, 1, 64, false,
        BOTH(i1u_block64)},
-      // The outer dim is dynamic: its size comes from the float input.
+      // The outer dim is dynamic: its size comes from the float input
+      // (quantize), the scale or the destination (dequantize).
       {"i4s_dyn_block32", 5, 128, 4, -8, 7, E::Block, 1, 32, true,
-       QUANTIZE(i4s_dyn_block32)},
+       BOTH(i4s_dyn_block32)},
       {"i4u_dyn_rows", 3, 125, 4, 0, 15, E::Rows, 0, 0, true,
-       QUANTIZE(i4u_dyn_rows)},
+       BOTH(i4u_dyn_rows)},
       {"i2s_dyn_tensor", 7, 13, 2, -2, 1, E::Tensor, 0, 0, true,
-       QUANTIZE(i2s_dyn_tensor)},
-      {"i1u_dyn_cols", 5, 11, 1, 0, 1, E::Cols, 0, 0, true,
-       QUANTIZE(i1u_dyn_cols)},
+       BOTH(i2s_dyn_tensor)},
+      {"i1u_dyn_cols", 5, 11, 1, 0, 1, E::Cols, 0, 0, true, BOTH(i1u_dyn_cols)},
   };
   int failed = 0;
   for (const Case &c : cases) {
