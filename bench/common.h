@@ -15,13 +15,29 @@ struct MemRef2D {
   int64_t strides[2];
 };
 
+/// The descriptor of a packed i1/i2/i4 buffer at the C interface: rank-1
+/// bytes, ceil(count * bits / 8) of them (docs/Packing.md).
+struct MemRef1D {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+};
+
 using OursFn = void (*)(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);
 using UpstreamFn = void (*)(MemRef2D *, MemRef2D *);
+// Packed kernels (x, scales, offsets, out): quantize writes packed bytes,
+// dequantize reads them.
+using PackedQuantizeFn = void (*)(MemRef2D *, MemRef2D *, MemRef2D *,
+                                  MemRef1D *);
+using PackedDequantizeFn = void (*)(MemRef1D *, MemRef2D *, MemRef2D *,
+                                    MemRef2D *);
 
 struct CompiledKernel {
   const char *kind;     // "ours", "ours-explicit" (CPU) or "upstream"
   const char *op;       // quantize, dequantize, qdq
-  const char *range;    // i8 or int4
+  const char *range;    // i8, int4 (in i8), i4-packed or i2-packed
   const char *encoding; // tensor, channel, block32, block128
   OursFn ours;
   UpstreamFn upstream;
@@ -29,6 +45,9 @@ struct CompiledKernel {
   // for i8, 4 or 2 for packed codes): the CPU harness measures the kernel
   // against the limit of that access pattern.
   int inBits = 0, outBits = 0;
+  // Packed kernels (ours and upstream are null): one of the two is set.
+  PackedQuantizeFn packedQuantize = nullptr;
+  PackedDequantizeFn packedDequantize = nullptr;
 };
 
 /// How the scales of an encoding lie over a rows x cols tensor.

@@ -15,10 +15,13 @@
 //
 // Kernels come from the table in kernels.h (bench/gen_kernels.py), each with
 // the bits per element of its input and output storage: 32 (f32), 8 (i8),
-// and, for packed kernels, 4 or 2. Buffers of each width exist here
-// (inputOf, outputOf) and the matching limits are measured already; a packed
-// kernel's row needs only its descriptor (rank-1 i8 of ceil(n * bits / 8)
-// bytes) and the packed reference in the comparison below.
+// and, for packed kernels (i4-packed, i2-packed), 4 or 2. Buffers of each
+// width exist here (inputOf, outputOf) and each width's limits are measured.
+// A packed kernel gets its packed side as a rank-1 byte descriptor (MemRef1D,
+// ceil(n * bits / 8) bytes, docs/Packing.md). Its reference and its hand row
+// are the packed hand loops below (quantize and pack; unpack and
+// dequantize), which are first checked themselves against the i8 hand loops
+// with a scalar pack / unpack of their codes.
 //
 // usage: harness ROUNDS > results.csv
 
@@ -111,6 +114,69 @@ void handQdq(const float *x, const float *s, const float *o, float *y,
     }
 }
 
+// The packed hand loops: codes of `Bits` bits (two's complement), 8 / Bits to
+// a byte, the lower index in the lower bits; a row per OpenMP iteration, a
+// byte's values in an inner loop that clang unrolls and vectorizes. Blocks
+// are multiples of 8 / Bits values, so a byte never spans two scales.
+
+template <int Bits>
+void handQuantizePacked(const float *x, const float *s, const float *o,
+                        uint8_t *p, Encoding e, float qmin, float qmax) {
+  constexpr int kPer = 8 / Bits;
+  constexpr unsigned kMask = (1u << Bits) - 1;
+#pragma omp parallel for schedule(static)                                      \
+    firstprivate(x, s, o, p, e, qmin, qmax)
+  for (int64_t i = 0; i < kRows; ++i)
+    for (int64_t jb = 0; jb < kCols; jb += e.block) {
+      int64_t k = i * e.rowStride + jb / e.block;
+      float sv = s[k], ov = o[k];
+      const float *xr = x + i * kCols + jb;
+      uint8_t *pr = p + (i * kCols + jb) / kPer;
+      for (int64_t b = 0; b < e.block / kPer; ++b) {
+        unsigned byte = 0;
+        for (int l = 0; l < kPer; ++l) {
+          int code = static_cast<int>(clampGrid(
+              __builtin_roundevenf(xr[b * kPer + l] / sv) - ov, qmin, qmax));
+          byte |= (static_cast<unsigned>(code) & kMask) << (l * Bits);
+        }
+        pr[b] = static_cast<uint8_t>(byte);
+      }
+    }
+}
+
+template <int Bits>
+void handDequantizePacked(const uint8_t *p, const float *s, const float *o,
+                          float *y, Encoding e) {
+  constexpr int kPer = 8 / Bits;
+#pragma omp parallel for schedule(static) firstprivate(p, s, o, y, e)
+  for (int64_t i = 0; i < kRows; ++i)
+    for (int64_t jb = 0; jb < kCols; jb += e.block) {
+      int64_t k = i * e.rowStride + jb / e.block;
+      float sv = s[k], ov = o[k];
+      const uint8_t *pr = p + (i * kCols + jb) / kPer;
+      float *yr = y + i * kCols + jb;
+      for (int64_t b = 0; b < e.block / kPer; ++b) {
+        unsigned byte = pr[b];
+        for (int l = 0; l < kPer; ++l) {
+          // Value l to the top bits, then an arithmetic shift down.
+          int code = static_cast<int8_t>(
+                         static_cast<uint8_t>(byte << (8 - Bits * (l + 1)))) >>
+                     (8 - Bits);
+          yr[b * kPer + l] = (static_cast<float>(code) + ov) * sv;
+        }
+      }
+    }
+}
+
+/// Value i of a packed buffer of `bits`-bit codes, sign-extended (scalar:
+/// for the checks only).
+inline int packedCode(const uint8_t *p, int64_t i, int bits) {
+  int per = 8 / bits;
+  unsigned field = (p[i / per] >> (i % per * bits)) & ((1u << bits) - 1);
+  return field >= (1u << (bits - 1)) ? static_cast<int>(field) - (1 << bits)
+                                     : static_cast<int>(field);
+}
+
 //===-- Variants and timing -----------------------------------------------===//
 
 struct Variant {
@@ -196,6 +262,9 @@ int main(int argc, char **argv) {
   int8_t *qIn = allocate<int8_t>(kElems);
   float *yRef = allocate<float>(kElems), *yOut = allocate<float>(kElems);
   int8_t *qRef = allocate<int8_t>(kElems), *qOut = allocate<int8_t>(kElems);
+  // The packed references of the packed quantize kernels.
+  uint8_t *p4Ref = allocate<uint8_t>(kElems / 2),
+          *p2Ref = allocate<uint8_t>(kElems / 4);
   // Packed codes: 2 (int4) and 4 (int2) to a byte.
   uint8_t *p4In = allocate<uint8_t>(kElems / 2),
           *p4Out = allocate<uint8_t>(kElems / 2);
@@ -267,18 +336,101 @@ int main(int argc, char **argv) {
   long upstreamDiffers = 0, oursDiffers = 0;
   for (const CompiledKernel &k : kCompiledKernels) {
     std::string op = k.op, range = k.range, enc = k.encoding, kind = k.kind;
-    if (k.inBits < 8 || k.outBits < 8) {
+    bool packed = k.packedQuantize || k.packedDequantize;
+    if (packed != (k.inBits < 8 || k.outBits < 8)) {
       std::fprintf(stderr,
-                   "%s %s %s %s: packed kernels need their rank-1 "
-                   "descriptors and packed references here\n",
-                   k.kind, k.op, k.range, k.encoding);
+                   "%s %s %s %s: storage bits %d, %d do not match the "
+                   "kernel's descriptors\n",
+                   k.kind, k.op, k.range, k.encoding, k.inBits, k.outBits);
       return 1;
     }
     Encoding en = encodingOf(enc, kRows, kCols);
-    float qmin = range == "i8" ? -128 : -8, qmax = range == "i8" ? 127 : 7;
+    float qmin = range == "i8" ? -128 : range == "i2-packed" ? -2 : -8;
+    float qmax = range == "i8" ? 127 : range == "i2-packed" ? 1 : 7;
     bool toInt = op == "quantize", fromInt = op == "dequantize";
     std::string pattern = patternName(k.inBits, k.outBits);
     double bytes = e * (k.inBits + k.outBits) / 8 + 8.0 * en.count;
+    if (packed) {
+      int bits = std::min(k.inBits, k.outBits);
+      const auto *pIn = static_cast<const uint8_t *>(inputOf(bits));
+      auto *pOut = static_cast<uint8_t *>(outputOf(bits));
+      uint8_t *pRef = bits == 4 ? p4Ref : p2Ref;
+      int64_t packedBytes = (kElems * bits + 7) / 8;
+      auto quantizePacked = [=](uint8_t *to) {
+        if (bits == 4)
+          handQuantizePacked<4>(x, scales, offsets, to, en, qmin, qmax);
+        else
+          handQuantizePacked<2>(x, scales, offsets, to, en, qmin, qmax);
+      };
+      auto dequantizePacked = [=](float *to) {
+        if (bits == 4)
+          handDequantizePacked<4>(pIn, scales, offsets, to, en);
+        else
+          handDequantizePacked<2>(pIn, scales, offsets, to, en);
+      };
+      int64_t scaleRows = enc == "tensor" ? 1 : kRows;
+      int64_t scaleCols = en.rowStride ? en.rowStride : 1;
+      auto *s = new MemRef2D(view(scales, scaleRows, scaleCols));
+      auto *o = new MemRef2D(view(offsets, scaleRows, scaleCols));
+      std::function<void()> run;
+      omp_set_num_threads(allThreads);
+      // The reference (the packed hand loop), itself checked against the i8
+      // hand loop with a scalar pack (quantize) or unpack (dequantize).
+      long refDiffers = 0;
+      if (toInt) {
+        auto *out = new MemRef1D{pOut, pOut, 0, {packedBytes}, {1}};
+        auto *in = new MemRef2D(view(x, kRows, kCols));
+        run = [=] { k.packedQuantize(in, s, o, out); };
+        quantizePacked(pRef);
+        handQuantize(x, scales, offsets, qRef, en, qmin, qmax);
+        for (int64_t i = 0; i < kElems; ++i)
+          refDiffers += packedCode(pRef, i, bits) != qRef[i];
+      } else {
+        auto *in = new MemRef1D{const_cast<uint8_t *>(pIn),
+                                const_cast<uint8_t *>(pIn),
+                                0,
+                                {packedBytes},
+                                {1}};
+        auto *out = new MemRef2D(view(yOut, kRows, kCols));
+        run = [=] { k.packedDequantize(in, s, o, out); };
+        dequantizePacked(yRef);
+        for (int64_t i = 0; i < kElems; ++i)
+          qRef[i] = static_cast<int8_t>(packedCode(pIn, i, bits));
+        handDequantize(qRef, scales, offsets, yOut, en);
+        for (int64_t i = 0; i < kElems; ++i)
+          refDiffers += std::memcmp(&yOut[i], &yRef[i], 4) != 0;
+      }
+      if (refDiffers) {
+        std::fprintf(stderr,
+                     "%s %s: the packed hand loop differs from the i8 one "
+                     "in %ld elements\n",
+                     k.op, k.range, refDiffers);
+        return 1;
+      }
+      if (kind == "ours")
+        add("hand", op, range, enc, pattern, bytes, [=] {
+          if (toInt)
+            quantizePacked(pOut);
+          else
+            dequantizePacked(yOut);
+        });
+      omp_set_num_threads(allThreads);
+      std::memset(pOut, 0, packedBytes);
+      run();
+      long differs = 0;
+      for (int64_t i = 0; i < kElems; ++i)
+        differs += toInt
+                       ? packedCode(pOut, i, bits) != packedCode(pRef, i, bits)
+                       : std::memcmp(&yOut[i], &yRef[i], 4) != 0;
+      std::fprintf(stderr,
+                   "%s %s %s %s: %ld of %ld elements differ from the "
+                   "packed reference\n",
+                   k.kind, k.op, k.range, k.encoding, differs,
+                   static_cast<long>(kElems));
+      oursDiffers += differs;
+      add(kind, op, range, enc, pattern, bytes, run);
+      continue;
+    }
     // Descriptors live as long as the variants.
     auto *in =
         new MemRef2D(view(const_cast<void *>(inputOf(k.inBits)), kRows, kCols));

@@ -13,8 +13,9 @@ run at the same thread count. Prints, per size and thread count, the limits,
 then one row per kernel: its limit, then ours (the pipeline's defaults),
 ours-explicit (explicit options), the hand-written loop and upstream `quant`
 in GB/s with their ratio to the limit, and ours over the best of hand and
-upstream. Kernels map to limits only through the pattern column, so new
-kernel rows (packed int4/int2) need no change here. Writes
+upstream. Kernels map to limits only through the pattern column: the packed
+rows (range i4-packed, i2-packed) map to read4write0.5, read0.5write4,
+read4write0.25 and read0.25write4, and have no upstream cell. Writes
 OUT_DIR/results.csv (every measurement plus limit and ratio) and
 OUT_DIR/results.png (ratio to the limit, per kernel, size and thread count).
 Then prints OUT_DIR/compile-times.csv if present.
@@ -84,7 +85,7 @@ def main():
                                    if v["kind"] == "limit" and v["size"] == size
                                    and v["threads"] == threads and v["pattern"] == pattern)
                 print("  %-15s %6.1f  (%s)" % (pattern, r["gbps"], others))
-            print("%-11s %-5s %-9s %7s  %-15s %-15s %-15s %-15s %s" % (
+            print("%-11s %-9s %-9s %7s  %-15s %-15s %-15s %-15s %s" % (
                 "op", "range", "encoding", "limit", "ours", "ours-explicit", "hand", "upstream",
                 "ours/best"))
             for key in sorted(k for k in kernels if k[0] == size and k[1] == threads):
@@ -95,7 +96,7 @@ def main():
                     cells.append("%6.1f (%4.2f)" % (r["gbps"], r["ratio_to_limit"]) if r else "-")
                 others = [k[kind]["gbps"] for kind in ("hand", "upstream") if kind in k]
                 ours = k.get("ours") or k.get("ours-explicit")
-                print("%-11s %-5s %-9s %7.1f  %-15s %-15s %-15s %-15s %5.2f" % (
+                print("%-11s %-9s %-9s %7.1f  %-15s %-15s %-15s %-15s %5.2f" % (
                     key[2], key[3], key[4], ours["limit_gbps"], *cells,
                     ours["gbps"] / max(others) if others else float("nan")))
                 for kind in OURS_KINDS:

@@ -40,7 +40,8 @@ if [ -n "$missing" ]; then
 fi
 
 cmake -G Ninja -S "$ROOT" -B "$BUILD" >/dev/null
-ninja -C "$BUILD" quant-affine-opt >/dev/null
+# NINJA_FLAGS (e.g. -j1) limits the build on a shared machine.
+ninja -C "$BUILD" ${NINJA_FLAGS-} quant-affine-opt >/dev/null
 OPT="$BUILD/bin/quant-affine-opt"
 mkdir -p "$OUT"
 
