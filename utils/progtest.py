@@ -1394,6 +1394,13 @@ class Program:
         if v.home and v.home not in [s[2] for s in self.outputs if s[1] == "memref"]:
             modes += ["home", "home"]
         mode = rng.choice(modes)
+        if v.elem in PACKED and any(v.dyn) and mode != "home":
+            # Packed buffers of dynamic shape do not cross function
+            # boundaries (docs/Packing.md): leave as the static shape.
+            s = Val(K.fresh("t"), v.shape, [False] * len(v.shape), v.elem, v.data,
+                    signed=v.signed, grid=v.grid)
+            K.emit("%s = tensor.cast %s : %s to %s" % (s.name, v.name, v.type, s.type))
+            v = s
         if mode == "ret":
             K.results.append((v.name, v.type))
             self.outputs.append((label, v, "ret", len(K.results) - 1))
