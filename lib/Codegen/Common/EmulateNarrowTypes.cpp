@@ -358,24 +358,59 @@ struct PackedAccess {
   int64_t perByte;
 };
 
-/// Null when the buffer's strides or offset are dynamic: they would come
-/// from its shape, which packing does not keep.
+/// The sizes a buffer of identity layout was made with, where its defining
+/// op says them (an allocation, a reshape of one): the strides of a buffer
+/// the function allocated itself follow from them.
+std::optional<SmallVector<OpFoldResult>> definingSizes(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.getLayout().isIdentity())
+    return std::nullopt;
+  if (auto alloc = memref.getDefiningOp<memref::AllocOp>())
+    return alloc.getMixedSizes();
+  if (auto alloca = memref.getDefiningOp<memref::AllocaOp>())
+    return alloca.getMixedSizes();
+  if (auto expand = memref.getDefiningOp<memref::ExpandShapeOp>())
+    if (cast<MemRefType>(expand.getSrc().getType()).getLayout().isIdentity())
+      return expand.getMixedOutputShape();
+  return std::nullopt;
+}
+
+/// Where element `indices` of `memref` is, counted in elements from the start
+/// of its buffer: from static strides, or from the sizes of a buffer the
+/// function allocated. Null otherwise (a dynamic stride of an argument would
+/// come from its shape, which packing does not keep).
 std::optional<PackedAccess> linearize(OpBuilder &b, Location loc, Value memref,
                                       ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t perByte = 8 / type.getElementTypeBitWidth();
+  MLIRContext *context = b.getContext();
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      !ShapedType::isDynamic(offset) &&
+      !llvm::any_of(strides, ShapedType::isDynamic)) {
+    AffineExpr linear = getAffineConstantExpr(offset, context);
+    for (auto [i, stride] : llvm::enumerate(strides))
+      linear = linear + getAffineSymbolExpr(i, context) * stride;
+    return PackedAccess{affine::makeComposedFoldedAffineApply(
+                            b, loc, linear, getAsOpFoldResult(indices)),
+                        perByte};
+  }
+  std::optional<SmallVector<OpFoldResult>> sizes = definingSizes(memref);
+  if (!sizes)
     return std::nullopt;
-  AffineExpr linear = getAffineConstantExpr(offset, b.getContext());
-  for (auto [i, stride] : llvm::enumerate(strides))
-    linear = linear + getAffineSymbolExpr(i, b.getContext()) * stride;
-  return PackedAccess{affine::makeComposedFoldedAffineApply(
-                          b, loc, linear, getAsOpFoldResult(indices)),
-                      perByte};
+  // Row-major: ((i0 * s1 + i1) * s2 + i2) ..., sizes and indices as symbols.
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> operands(indices.begin(), indices.end());
+  operands.append(sizes->begin(), sizes->end());
+  AffineExpr linear = getAffineConstantExpr(0, context);
+  for (int64_t k = 0; k < rank; ++k) {
+    AffineExpr size = getAffineSymbolExpr(rank + k, context);
+    linear =
+        (k == 0 ? linear : linear * size) + getAffineSymbolExpr(k, context);
+  }
+  return PackedAccess{
+      affine::makeComposedFoldedAffineApply(b, loc, linear, operands), perByte};
 }
 
 Value byteIndex(OpBuilder &b, Location loc, const PackedAccess &access) {
@@ -996,11 +1031,7 @@ struct QuantAffineEmulateNarrowTypesPass
         auto type = dyn_cast<MemRefType>(operand.getType());
         if (!type || !isPackedIntegerType(type.getElementType()))
           continue;
-        SmallVector<int64_t> strides;
-        int64_t offset;
-        if (succeeded(type.getStridesAndOffset(strides, offset)) &&
-            !ShapedType::isDynamic(offset) &&
-            !llvm::any_of(strides, ShapedType::isDynamic))
+        if (hasStaticStrides(type) || definingSizes(operand))
           continue;
         op->emitOpError(kDynamicStrides) << ", got " << type;
         return WalkResult::interrupt();

@@ -121,3 +121,18 @@ func.func @two_blocks_store(%x: vector<1x2x32xf32>, %m: memref<4x2x32xi4>, %i: i
   vector.transfer_write %q, %m[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x2x32xi4>, memref<4x2x32xi4>
   return
 }
+
+// A buffer the function allocates with dynamic sizes: its strides follow
+// from the sizes (row-major), so it is addressed although its type's strides
+// are dynamic (progtest seed 20261130 program 582).
+// CHECK-LABEL: func.func @local_dynamic
+// CHECK-SAME: (%[[A:.*]]: index, %[[B:.*]]: index, %[[V:.*]]: vector<4xi2>, %[[I:.*]]: index, %[[J:.*]]: index)
+// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: memref.atomic_rmw
+// CHECK: return
+func.func @local_dynamic(%a: index, %b: index, %v: vector<4xi2>, %i: index, %j: index) {
+  %m = memref.alloc(%a, %b) : memref<?x?xi2>
+  vector.store %v, %m[%i, %j] : memref<?x?xi2>, vector<4xi2>
+  memref.dealloc %m : memref<?x?xi2>
+  return
+}
