@@ -587,6 +587,9 @@ class Program:
             if self.has("memref"):
                 modes.append("memref")
         mode = rng.choice(modes)
+        if elem in PACKED and any(dyn):
+            # A packed argument keeps no shape (docs/Packing.md).
+            mode = "empty"
         n = prod(shape)
         data = data_fn(rng, n) if data_fn else None
         if mode == "empty":
