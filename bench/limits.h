@@ -14,6 +14,9 @@
 #pragma once
 
 #include <immintrin.h>
+#ifdef __SSE4A__
+#include <ammintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -114,6 +117,106 @@ void limitLoop(const void *in, void *out, int64_t rows, int64_t cols) {
     _mm_sfence();
 }
 
+/// Streams 16 bytes as two 8-byte non-temporal stores.
+inline void streamPiece16(char *p, __m128i piece) {
+#ifdef __SSE4A__
+  _mm_stream_sd(reinterpret_cast<double *>(p), _mm_castsi128_pd(piece));
+  _mm_stream_sd(reinterpret_cast<double *>(p + 8),
+                _mm_castsi128_pd(_mm_unpackhi_epi64(piece, piece)));
+#else
+  _mm_stream_si64(reinterpret_cast<long long *>(p), _mm_cvtsi128_si64(piece));
+  _mm_stream_si64(reinterpret_cast<long long *>(p + 8),
+                  _mm_extract_epi64(piece, 1));
+#endif
+}
+
+/// Stores the low `Bytes` (16, 32 or 64) of `v` at `p`: one store of that
+/// width, or, with `Split8`, 8-byte pieces (streaming: `movntsd` where the
+/// CPU has SSE4a, `movnti` otherwise), as the compiled packed quantize
+/// kernels store their 16 and 32 bytes.
+template <int Bytes, StoreKind Kind, bool Split8>
+inline void storeLow(char *p, __m512i v) {
+  if constexpr (Split8) {
+    static_assert(Kind == StoreKind::Stream, "8-byte pieces stream");
+    streamPiece16(p, _mm512_castsi512_si128(v));
+    if constexpr (Bytes == 32)
+      streamPiece16(p + 16, _mm512_extracti32x4_epi32(v, 1));
+  } else if constexpr (Bytes == 64) {
+    storeLine<Kind>(p, v);
+  } else if constexpr (Bytes == 32) {
+    __m256i y = _mm512_castsi512_si256(v);
+    if constexpr (Kind == StoreKind::Stream)
+      _mm256_stream_si256(reinterpret_cast<__m256i *>(p), y);
+    else
+      _mm256_store_si256(reinterpret_cast<__m256i *>(p), y);
+  } else {
+    static_assert(Bytes == 16, "16, 32 or 64 bytes");
+    __m128i x = _mm512_castsi512_si128(v);
+    if constexpr (Kind == StoreKind::Stream)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(p), x);
+    else
+      _mm_store_si128(reinterpret_cast<__m128i *>(p), x);
+  }
+}
+
+/// The compiled kernels' own shape (asm of the pipeline's output at
+/// 4096 x 4096, `clang -O3 -march=native -S`), without their arithmetic: a
+/// row per OpenMP iteration (static schedule), 64 elements a step, no
+/// software prefetching. Reading f32, a step loads four zmm (`vmovups`) and
+/// folds them (`vpternlogd`, `vpxord`) into one register, of which it stores
+/// the output's 64 (i8), 32 (int4) or 16 (int2) bytes; writing f32, it loads
+/// the input's 64, 32 or 16 bytes and stores four whole lines from them, as
+/// the kernels' four `vmovntps`. f32 to f32 stores the four loaded lines.
+template <int InBits, int OutBits, StoreKind Kind, bool Split8 = false>
+void kernelShapedLoop(const void *in, void *out, int64_t rows, int64_t cols) {
+  constexpr int kInBytes = 64 * InBits / 8, kOutBytes = 64 * OutBits / 8;
+  static_assert(kLimitRowMultiple % 64 == 0, "rows hold whole steps");
+  const int64_t inRow = cols * InBits / 8, outRow = cols * OutBits / 8;
+  const char *src = static_cast<const char *>(in);
+  char *dst = static_cast<char *>(out);
+#pragma omp parallel for schedule(static)                                      \
+    firstprivate(src, dst, inRow, outRow, cols)
+  for (int64_t row = 0; row < rows; ++row) {
+    const char *s = src + row * inRow;
+    char *d = dst + row * outRow;
+    for (int64_t i = 0; i < cols; i += 64, s += kInBytes, d += kOutBytes) {
+      if constexpr (InBits == 32) {
+        __m512i a = _mm512_castps_si512(_mm512_loadu_ps(s));
+        __m512i b = _mm512_castps_si512(_mm512_loadu_ps(s + 64));
+        __m512i c = _mm512_castps_si512(_mm512_loadu_ps(s + 128));
+        __m512i e = _mm512_castps_si512(_mm512_loadu_ps(s + 192));
+        if constexpr (OutBits == 32) {
+          storeLine<Kind>(d, a);
+          storeLine<Kind>(d + 64, b);
+          storeLine<Kind>(d + 128, c);
+          storeLine<Kind>(d + 192, e);
+        } else {
+          __m512i v =
+              _mm512_xor_si512(_mm512_ternarylogic_epi32(a, b, c, 0x96), e);
+          storeLow<kOutBytes, Kind, Split8>(d, v);
+        }
+      } else {
+        static_assert(OutBits == 32, "reading codes, writing f32");
+        __m512i v;
+        if constexpr (kInBytes == 64)
+          v = _mm512_loadu_si512(s);
+        else if constexpr (kInBytes == 32)
+          v = _mm512_castsi256_si512(
+              _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s)));
+        else
+          v = _mm512_castsi128_si512(
+              _mm_loadu_si128(reinterpret_cast<const __m128i *>(s)));
+        storeLine<Kind>(d, v);
+        storeLine<Kind>(d + 64, v);
+        storeLine<Kind>(d + 128, v);
+        storeLine<Kind>(d + 192, v);
+      }
+    }
+  }
+  if constexpr (Kind == StoreKind::Stream)
+    _mm_sfence();
+}
+
 using LimitFn = void (*)(const void *, void *, int64_t, int64_t);
 
 struct LimitVariant {
@@ -126,13 +229,22 @@ template <int InBits, int OutBits> std::vector<LimitVariant> variantsOf() {
   // hardware prefetchers follow these streams); 4 KiB ahead helped the
   // patterns whose input is narrow (read 1 or less, write 4) with streaming
   // stores, on one thread, by up to 1.4x in a sweep of 0.5 to 4 KiB.
-  return {
+  std::vector<LimitVariant> variants = {
       {"plain", limitLoop<InBits, OutBits, StoreKind::Plain, 0>},
       {"plain-pf1k", limitLoop<InBits, OutBits, StoreKind::Plain, 1024>},
       {"stream", limitLoop<InBits, OutBits, StoreKind::Stream, 0>},
       {"stream-pf1k", limitLoop<InBits, OutBits, StoreKind::Stream, 1024>},
       {"stream-pf4k", limitLoop<InBits, OutBits, StoreKind::Stream, 4096>},
+      {"kernel-plain", kernelShapedLoop<InBits, OutBits, StoreKind::Plain>},
+      {"kernel-stream", kernelShapedLoop<InBits, OutBits, StoreKind::Stream>},
   };
+  // The packed quantize kernels stream their 32 or 16 bytes a step in 8-byte
+  // pieces.
+  if constexpr (OutBits < 8)
+    variants.push_back(
+        {"kernel-stream8",
+         kernelShapedLoop<InBits, OutBits, StoreKind::Stream, true>});
+  return variants;
 }
 
 } // namespace limits_detail
