@@ -790,6 +790,40 @@ struct PackedScalarStore : OpConversionPattern<memref::StoreOp> {
   }
 };
 
+/// Allocations of packed buffers: `ceil(count * N / 8)` bytes. (Upstream's
+/// rounds the byte count of a dynamic size down: 4 x i1 got 0 bytes.)
+template <typename AllocOp>
+struct PackedAllocation : OpConversionPattern<AllocOp> {
+  using OpConversionPattern<AllocOp>::OpConversionPattern;
+  using OpAdaptor = typename AllocOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(AllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MemRefType type = op.getType();
+    if (!isPackedIntegerType(type.getElementType()) || type.hasStaticShape())
+      return failure();
+    auto converted =
+        this->getTypeConverter()->template convertType<MemRefType>(type);
+    if (!converted)
+      return failure();
+    Location loc = op.getLoc();
+    int64_t bits = type.getElementTypeBitWidth();
+    SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+    AffineExpr count = getAffineConstantExpr(1, rewriter.getContext());
+    for (size_t i = 0; i < sizes.size(); ++i)
+      count = count * getAffineSymbolExpr(i, rewriter.getContext());
+    Value bytes = getValueOrCreateConstantIndexOp(
+        rewriter, loc,
+        affine::makeComposedFoldedAffineApply(
+            rewriter, loc, (count * bits).ceilDiv(8), sizes));
+    rewriter.replaceOpWithNewOp<AllocOp>(op, converted, ValueRange{bytes},
+                                         adaptor.getSymbolOperands(),
+                                         adaptor.getAlignmentAttr());
+    return success();
+  }
+};
+
 //===-- Ops upstream has no pattern for -----------------------------------===//
 
 /// Packs a dense i1/i2/i4 attribute into bytes: row-major, lower index in
@@ -981,14 +1015,16 @@ struct QuantAffineEmulateNarrowTypesPass
                                                          target);
     arith::populateArithNarrowTypeEmulationPatterns(converter, patterns);
     memref::populateMemRefNarrowTypeEmulationPatterns(converter, patterns);
-    patterns.add<PackedVectorLoad<vector::LoadOp>,
-                 PackedVectorLoad<vector::MaskedLoadOp>,
-                 PackedVectorStore<vector::StoreOp>,
-                 PackedVectorStore<vector::MaskedStoreOp>, PackedScalarLoad,
-                 PackedScalarStore, PackedGlobal, PackedGetGlobal,
-                 SameOpOnPackedTypes<memref::CastOp>,
-                 SameOpOnPackedTypes<memref::ExtractAlignedPointerAsIndexOp>>(
-        converter, context, /*benefit=*/2);
+    patterns
+        .add<PackedVectorLoad<vector::LoadOp>,
+             PackedVectorLoad<vector::MaskedLoadOp>,
+             PackedVectorStore<vector::StoreOp>,
+             PackedVectorStore<vector::MaskedStoreOp>, PackedScalarLoad,
+             PackedAllocation<memref::AllocOp>,
+             PackedAllocation<memref::AllocaOp>, PackedScalarStore,
+             PackedGlobal, PackedGetGlobal, SameOpOnPackedTypes<memref::CastOp>,
+             SameOpOnPackedTypes<memref::ExtractAlignedPointerAsIndexOp>>(
+            converter, context, /*benefit=*/2);
     // No folding (as in prepare): an access folded through a memref.cast
     // would address the dynamic buffer the cast came from.
     ConversionConfig config;

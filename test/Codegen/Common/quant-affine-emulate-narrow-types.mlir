@@ -1,4 +1,5 @@
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types --canonicalize --cse | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types --canonicalize --cse --mlir-print-local-scope | FileCheck %s --check-prefix=LOCAL
 
 // Signatures become rank-1 bytes. A store proven to start a byte (column 16
 // of rows of 32) is one 8-byte store of the bitcast vector; one starting at
@@ -134,5 +135,18 @@ func.func @local_dynamic(%a: index, %b: index, %v: vector<4xi2>, %i: index, %j: 
   %m = memref.alloc(%a, %b) : memref<?x?xi2>
   vector.store %v, %m[%i, %j] : memref<?x?xi2>, vector<4xi2>
   memref.dealloc %m : memref<?x?xi2>
+  return
+}
+
+// n values of i1 take ceil(n / 8) bytes (upstream's allocation pattern
+// rounded a dynamic byte count down: 4 x i1 got 0 bytes; progtest seed
+// 20261201 program 1395).
+// LOCAL-LABEL: func.func @dynamic_i1_alloc
+// LOCAL: %[[BYTES:.*]] = affine.apply affine_map<()[s0] -> (s0 ceildiv 8)>()[%{{.*}}]
+// LOCAL: memref.alloc(%[[BYTES]]) : memref<?xi8>
+func.func @dynamic_i1_alloc(%n: index, %i: index, %x: i1) {
+  %m = memref.alloc(%n) : memref<?xi1>
+  memref.store %x, %m[%i] : memref<?xi1>
+  memref.dealloc %m : memref<?xi1>
   return
 }
