@@ -106,11 +106,8 @@ BlockArgument rootArgument(Value memref, Block &entry) {
   return arg && arg.getOwner() == &entry ? arg : BlockArgument();
 }
 
-constexpr int64_t kMaxDivisor = int64_t(1) << 20;
-
-int64_t powerOfTwoDividing(int64_t c) {
-  return c == 0 ? kMaxDivisor : std::min<int64_t>(c & -c, kMaxDivisor);
-}
+using quant_affine::kMaxKnownDivisor;
+using quant_affine::powerOfTwoDividing;
 
 /// The largest power of two (bytes, up to 2^20) known to divide the distance
 /// from the start of the root buffer to the element `store` writes; 1 when
@@ -121,7 +118,7 @@ int64_t knownByteDivisor(vector::StoreOp store) {
   // in 4) contribute the power of two their data size has, a lower bound.
   int64_t bytes = powerOfTwoDividing(
       std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1));
-  int64_t divisor = kMaxDivisor;
+  int64_t divisor = kMaxKnownDivisor;
   // Adds sum(offset_i * stride_i) of `of`'s strides to what is known.
   auto addTerms = [&](ArrayRef<OpFoldResult> offsets, MemRefType of) {
     SmallVector<int64_t> strides;
@@ -133,7 +130,7 @@ int64_t knownByteDivisor(vector::StoreOp store) {
         return false;
       int64_t term = powerOfTwoDividing(stride) *
                      quant_affine::knownDivisor(offset) * bytes;
-      divisor = std::min(divisor, std::min(term, kMaxDivisor));
+      divisor = std::min(divisor, std::min(term, kMaxKnownDivisor));
     }
     return true;
   };

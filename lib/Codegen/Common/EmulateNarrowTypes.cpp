@@ -467,10 +467,7 @@ std::pair<Value, Value> bytePosition(OpBuilder &b, Location loc,
   AffineExpr s0;
   bindSymbols(b.getContext(), s0);
   int64_t bits = 8 / perByte;
-  Value byte = getValueOrCreateConstantIndexOp(
-      b, loc,
-      affine::makeComposedFoldedAffineApply(b, loc, s0.floorDiv(perByte),
-                                            {linear}));
+  Value byte = byteIndex(b, loc, PackedAccess{linear, perByte});
   Value shift = getValueOrCreateConstantIndexOp(
       b, loc,
       affine::makeComposedFoldedAffineApply(b, loc, (s0 % perByte) * bits,
@@ -609,6 +606,18 @@ constexpr const char kDynamicStrides[] =
     "cannot address a packed buffer of dynamic strides: only its outermost "
     "dim may be dynamic";
 
+/// The position of an access to `memref` at `indices`, or a diagnostic at
+/// `op` (checkAddressable has already rejected such accesses; this catches
+/// any created since).
+FailureOr<PackedAccess> packedAccessOf(OpBuilder &b, Operation *op,
+                                       Value memref, ValueRange indices) {
+  std::optional<PackedAccess> access =
+      linearize(b, op->getLoc(), memref, indices);
+  if (!access)
+    return op->emitOpError(kDynamicStrides);
+  return *access;
+}
+
 bool startsAByte(const PackedAccess &access) {
   return quant_affine::knownDivisor(access.linearIndex) % access.perByte == 0;
 }
@@ -633,10 +642,10 @@ struct PackedVectorLoad : OpConversionPattern<LoadOp> {
       mask = op.getMask();
       passThru = op.getPassThru();
     }
-    std::optional<PackedAccess> access =
-        linearize(rewriter, loc, op.getBase(), op.getIndices());
-    if (!access)
-      return op.emitOpError(kDynamicStrides);
+    FailureOr<PackedAccess> access =
+        packedAccessOf(rewriter, op, op.getBase(), op.getIndices());
+    if (failed(access))
+      return failure();
     Value length = mask ? prefixLength(rewriter, loc, mask) : Value();
     if (!startsAByte(*access) || (mask && !length)) {
       rewriter.replaceOp(op, scalarize(rewriter, loc, adaptor.getBase(),
@@ -697,10 +706,10 @@ struct PackedVectorStore : OpConversionPattern<StoreOp> {
     if constexpr (std::is_same_v<StoreOp, vector::MaskedStoreOp>)
       mask = op.getMask();
     Value value = adaptor.getValueToStore();
-    std::optional<PackedAccess> access =
-        linearize(rewriter, loc, op.getBase(), op.getIndices());
-    if (!access)
-      return op.emitOpError(kDynamicStrides);
+    FailureOr<PackedAccess> access =
+        packedAccessOf(rewriter, op, op.getBase(), op.getIndices());
+    if (failed(access))
+      return failure();
     int64_t lanes = type.getNumElements();
     Value length =
         mask ? prefixLength(rewriter, loc, mask)
@@ -759,10 +768,10 @@ struct PackedScalarLoad : OpConversionPattern<memref::LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isPackedMemRef(op.getMemRef().getType()))
       return failure();
-    std::optional<PackedAccess> access =
-        linearize(rewriter, op.getLoc(), op.getMemRef(), adaptor.getIndices());
-    if (!access)
-      return op.emitOpError(kDynamicStrides);
+    FailureOr<PackedAccess> access =
+        packedAccessOf(rewriter, op, op.getMemRef(), adaptor.getIndices());
+    if (failed(access))
+      return failure();
     rewriter.replaceOp(op,
                        loadElement(rewriter, op.getLoc(), adaptor.getMemref(),
                                    access->linearIndex, op.getType()));
@@ -778,10 +787,10 @@ struct PackedScalarStore : OpConversionPattern<memref::StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isPackedMemRef(op.getMemRef().getType()))
       return failure();
-    std::optional<PackedAccess> access =
-        linearize(rewriter, op.getLoc(), op.getMemRef(), adaptor.getIndices());
-    if (!access)
-      return op.emitOpError(kDynamicStrides);
+    FailureOr<PackedAccess> access =
+        packedAccessOf(rewriter, op, op.getMemRef(), adaptor.getIndices());
+    if (failed(access))
+      return failure();
     storeElement(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getMemref(),
                  access->linearIndex,
                  paddedLastElement(op.getMemRef().getType()));

@@ -31,15 +31,17 @@ bool quant_affine::hasVectorMemoryLayout(Type type) {
          isPackedIntegerType(type);
 }
 
-namespace {
-constexpr int64_t kMaxDivisor = int64_t(1) << 20;
-
-int64_t powerOfTwoDividing(int64_t c) {
-  return c == 0 ? kMaxDivisor : std::min<int64_t>(c & -c, kMaxDivisor);
+int64_t quant_affine::powerOfTwoDividing(int64_t c) {
+  return c == 0 ? kMaxKnownDivisor
+                : std::min<int64_t>(c & -c, kMaxKnownDivisor);
 }
 
+namespace {
+using quant_affine::kMaxKnownDivisor;
+using quant_affine::powerOfTwoDividing;
+
 int64_t product(int64_t a, int64_t b) {
-  return std::min(a * b, kMaxDivisor); // Both at most 2^20: no overflow.
+  return std::min(a * b, kMaxKnownDivisor); // Both at most 2^20: no overflow.
 }
 
 /// The divisor of `expr` given those of its dims and symbols.
@@ -107,7 +109,7 @@ int64_t quant_affine::knownDivisor(OpFoldResult ofr) {
     // sum(index_k * product of the basis after k).
     SmallVector<OpFoldResult> basis = linearize.getMixedBasis();
     ValueRange indices = linearize.getMultiIndex();
-    int64_t divisor = kMaxDivisor, scale = 1;
+    int64_t divisor = kMaxKnownDivisor, scale = 1;
     for (int64_t k = indices.size() - 1; k >= 0; --k) {
       divisor = std::min(divisor, product(knownDivisor(indices[k]), scale));
       // With fewer basis entries than indices, the first has no bound.

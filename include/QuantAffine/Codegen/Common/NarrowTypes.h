@@ -30,6 +30,13 @@ bool isPackedIntegerType(Type type);
 /// the packed types (both bit by bit).
 bool hasVectorMemoryLayout(Type type);
 
+/// The cap of what the divisibility helpers below report.
+constexpr int64_t kMaxKnownDivisor = int64_t(1) << 20;
+
+/// The largest power of two dividing `c`, capped at kMaxKnownDivisor (the cap
+/// for 0, which every power divides).
+int64_t powerOfTwoDividing(int64_t c);
+
 /// The largest power of two (up to 2^20) known to divide an index:
 /// constants, induction variables of loops (lower bound and step), sums,
 /// products, casts and affine.apply of those.
