@@ -147,6 +147,11 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     vectorize.largeOpBytes = llcBytes;
   }
   vectorize.parallelOuter = options.openmp;
+  // Sums (matmuls with dequantize fused in) first: register tiles.
+  QuantAffineVectorizeContractionsPassOptions contractions;
+  contractions.parallelOuter = options.openmp;
+  pm.addNestedPass<func::FuncOp>(
+      createQuantAffineVectorizeContractionsPass(contractions));
   addVectorizeStage(pm, vectorize);
   // After canonicalization has marked the reads in bounds.
   if (options.reciprocalDivision)

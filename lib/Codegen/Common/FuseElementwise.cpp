@@ -34,6 +34,14 @@ int64_t bodySize(Operation *op) {
   return static_cast<int64_t>(linalgOp.getBlock()->getOperations().size());
 }
 
+/// Whether `value` is the one-use result of an all-parallel linalg.generic
+/// (a dequantize, once lowered).
+bool isFusableElementwiseResult(Value value) {
+  auto producer = value.getDefiningOp<linalg::GenericOp>();
+  return producer && value.hasOneUse() &&
+         producer.getNumLoops() == producer.getNumParallelLoops();
+}
+
 struct QuantAffineFuseElementwisePass
     : quant_affine::impl::QuantAffineFuseElementwisePassBase<
           QuantAffineFuseElementwisePass> {
@@ -41,6 +49,7 @@ struct QuantAffineFuseElementwisePass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    generalizeConsumersOfElementwise();
     int64_t limit = maxBodyOps;
     // Upstream's rule (a producer with one use), plus the size bound.
     linalg::ControlFusionFn control = [limit](OpOperand *fused) {
@@ -65,6 +74,29 @@ struct QuantAffineFuseElementwisePass
             getOperation(), std::move(patterns),
             GreedyRewriteConfig().setUseTopDownTraversal())))
       return signalPassFailure();
+  }
+
+  /// Upstream fuses producers into generics only. Named contractions and
+  /// convolutions (`linalg.matmul`, `linalg.matvec`, ...) that read an
+  /// elementwise result become generics first, so that a dequantized weight
+  /// is computed inside the contraction instead of in a buffer of its own.
+  void generalizeConsumersOfElementwise() {
+    SmallVector<linalg::LinalgOp> consumers;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::GenericOp>(op) || !op.hasPureTensorSemantics() ||
+          !(linalg::isaContractionOpInterface(op) ||
+            isa<linalg::ConvolutionOpInterface>(op.getOperation())))
+        return;
+      if (llvm::any_of(op.getDpsInputOperands(), [](OpOperand *input) {
+            return isFusableElementwiseResult(input->get());
+          }))
+        consumers.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : consumers) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
+    }
   }
 };
 

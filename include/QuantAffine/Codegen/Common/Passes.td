@@ -56,6 +56,57 @@ def QuantAffineFuseElementwisePass
   ];
 }
 
+def QuantAffineVectorizeContractionsPass
+    : Pass<"quant-affine-vectorize-contractions", "func::FuncOp"> {
+  let summary = "Tile sums (matmuls, dequantize fused into them) into "
+                "register tiles and vectorize them";
+  let description = [{
+    Compiles `linalg` ops on tensors with reduction loops whose body sums
+    into its one result (`%out + f(ins)` in a float type): named
+    contractions (`linalg.matmul` and its transposed and batched forms,
+    `linalg.matvec`, ...), which are generalized first, and the generics
+    that elementwise fusion makes when `quant_affine.dequantize` feeds them.
+    The weight's element is dequantized inside the loop, in registers.
+
+    The vector runs along the loop that is contiguous in the largest input
+    (the weight): its last dim.
+
+    * When that loop is a reduction (`x @ W^T`, the layout of LLM weights),
+      it is split into `K / lanes` steps and a parallel dim of `lanes`: the
+      op sums into partial sums of `lanes` values per result
+      (`linalg.generic` into `tensor<... x lanes>`), which a second op adds
+      up, once per result, into the original destination.
+    * When it is parallel (`x @ W`), the lanes are results of their own.
+
+    The parallel loops are tiled into register tiles (up to 4 rows of the
+    activation by up to 8 rows of the weight) with `scf.forall` when
+    `parallel-outer` (threads, through the CPU pipeline's `openmp`) and
+    `scf.for` otherwise; the partial sums of a tile are fused into it
+    (upstream's tile-and-fuse); the reduction loops are tiled with `scf.for`
+    by one step (a block of a blocked encoding is one or a few steps, so its
+    scale is read once per block); each tile is vectorized, its
+    accumulator hoisted out of the reduction loops into registers
+    (`hoistLoopInvariantSubsets`), and the vectors are unrolled to one
+    dimension of `lanes`.
+
+    Sums are reassociated (lane by lane, then the lanes); every other value
+    is computed as in the op's body, so the weight is exactly what the
+    dequantization gives. Ops of other forms (other combiners, dynamic
+    shapes, sizes the lanes do not divide, `linalg.index` in the body) are
+    left as they are and lower to loops.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"32",
+           "Elements per vector (the accumulator's lanes)">,
+    Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"false",
+           "Register tiles in an scf.forall (for threads)">,
+  ];
+  let dependentDialects = [
+    "arith::ArithDialect", "linalg::LinalgDialect", "scf::SCFDialect",
+    "tensor::TensorDialect", "vector::VectorDialect"
+  ];
+}
+
 def QuantAffineVectorizePass
     : Pass<"quant-affine-vectorize", "func::FuncOp"> {
   let summary = "Tile elementwise linalg.generic ops and vectorize the tiles";

@@ -1,0 +1,630 @@
+//===- VectorizeContractions.cpp - register tiles for sums ----------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Matmuls with a dequantized weight (the generic elementwise fusion makes of
+// `dequantize` + `linalg.matmul`) tiled, vectorized and kept in registers.
+// Upstream provides every step (tile-and-fuse, vectorize, subset hoisting,
+// unrolling); what is ours is the plan: which loop the vector runs along, how
+// a reduction along it becomes partial sums, and the tile sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/NarrowTypes.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEVECTORIZECONTRACTIONSPASS
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// Register tiles: rows of the activation (loops the weight does not use)
+/// and rows of the weight, per step.
+constexpr int64_t kActivationRows = 4;
+constexpr int64_t kWeightRowsAlone = 4;
+constexpr int64_t kWeightRowsWithActivation = 4;
+/// Elements of the lane loop per reduction step.
+constexpr int64_t kStepElementsAlone = 32;
+constexpr int64_t kStepElementsWithActivation = 16;
+/// Fewer lanes than this (where `lanes` allows more) are not worth a vector.
+constexpr int64_t kMinLanes = 4;
+
+/// The largest divisor of `size` not above `limit` (`size` is static and
+/// positive).
+int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
+/// Whether `op` sums into its one result: the yielded value is
+/// `arith.addf %out, %v` (either order), the only use of `%out`, in a float
+/// type. Such sums may be reassociated.
+bool isFloatSum(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
+    return false;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body)
+    return false;
+  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  if (!out.hasOneUse() || (add.getLhs() != out && add.getRhs() != out))
+    return false;
+  return !body->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+}
+
+/// The input with the most elements: the weight, whose contiguous dim the
+/// vectors run along.
+OpOperand *largestInput(linalg::GenericOp op) {
+  OpOperand *best = nullptr;
+  int64_t bestSize = -1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    if (type.getNumElements() > bestSize) {
+      best = input;
+      bestSize = type.getNumElements();
+    }
+  }
+  return best;
+}
+
+/// Whether every tensor `op` touches has a static shape and elements whose
+/// vectors are laid out like memory (see NarrowTypes.h).
+bool hasVectorizableOperands(linalg::GenericOp op) {
+  for (Type type : op->getOperandTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        !quant_affine::hasVectorMemoryLayout(tensor.getElementType()))
+      return false;
+  }
+  return llvm::none_of(op.getStaticLoopRanges(),
+                       [](int64_t size) { return size == 0; });
+}
+
+/// Marks the product the sum of `op` adds (`%out + %a * %b`) `contract`:
+/// it may be fused with the addition (an FMA). The sum may be reassociated
+/// anyway, and the product's factors (the weight as dequantized) are
+/// unchanged.
+void markFusableProduct(linalg::GenericOp op) {
+  auto combiner = cast<arith::AddFOp>(
+      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp());
+  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  Value addend =
+      combiner.getLhs() == out ? combiner.getRhs() : combiner.getLhs();
+  if (auto product = addend.getDefiningOp<arith::MulFOp>())
+    if (product->hasOneUse())
+      product.setFastmath(product.getFastmath() |
+                          arith::FastMathFlags::contract);
+}
+
+/// The partial sums of a reduction along the lane loop: `op` with its last
+/// loop (a reduction of `lanes * steps` that every operand reading it reads
+/// as its last, contiguous dim) split into `steps` (a reduction) and `lanes`
+/// (parallel, last), summing into `tensor<result x lanes>` from zeros; and the
+/// op that adds the lanes into the original destination. Returns the pair,
+/// or failure (nothing changed).
+FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
+splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                   int64_t lanes) {
+  unsigned loops = op.getNumLoops();
+  unsigned laneLoop = loops - 1;
+  int64_t range = op.getStaticLoopRanges()[laneLoop];
+  if (range % lanes != 0)
+    return failure();
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned i = 0; i < map.getNumResults(); ++i) {
+      if (!map.getResult(i).isFunctionOfDim(laneLoop))
+        continue;
+      if (i + 1 != map.getNumResults() ||
+          map.getResult(i) != rewriter.getAffineDimExpr(laneLoop) ||
+          op.isDpsInit(&operand))
+        return failure();
+    }
+  }
+
+  Location loc = op.getLoc();
+  MLIRContext *context = op.getContext();
+  AffineExpr steps = rewriter.getAffineDimExpr(laneLoop);
+  AffineExpr lane = rewriter.getAffineDimExpr(loops);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> results(map.getResults());
+    Value value = input->get();
+    if (map.isFunctionOfDim(laneLoop)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() /= lanes;
+      shape.push_back(lanes);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+        groups.push_back({i});
+      groups.push_back({type.getRank() - 1, type.getRank()});
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          value, groups);
+      results.back() = steps;
+      results.push_back(lane);
+    }
+    inputs.push_back(value);
+    maps.push_back(AffineMap::get(loops + 1, 0, results, context));
+  }
+  Value init = op.getDpsInitOperand(0)->get();
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> partialShape(initType.getShape());
+  partialShape.push_back(lanes);
+  Type element = initType.getElementType();
+  Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                         rewriter.getZeroAttr(element));
+  Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape, element);
+  Value partialInit =
+      linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+  AffineMap initMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<AffineExpr> partialResults(initMap.getResults());
+  partialResults.push_back(lane);
+  maps.push_back(AffineMap::get(loops + 1, 0, partialResults, context));
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::parallel);
+
+  markFusableProduct(op);
+  auto partial =
+      linalg::GenericOp::create(rewriter, loc, TypeRange{partialInit.getType()},
+                                inputs, partialInit, maps, iterators);
+  rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
+                             partial.getRegion().begin());
+
+  // Adds the lanes of each result into the destination, in the order of the
+  // original combiner's operands.
+  unsigned rank = initType.getRank();
+  AffineMap all = rewriter.getMultiDimIdentityMap(rank + 1);
+  AffineMap dropLane =
+      AffineMap::get(rank + 1, 0, all.getResults().drop_back(), context);
+  SmallVector<utils::IteratorType> sumIterators(rank,
+                                                utils::IteratorType::parallel);
+  sumIterators.push_back(utils::IteratorType::reduction);
+  auto originalAdd = cast<arith::AddFOp>(
+      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp());
+  bool outFirst = originalAdd.getLhs() ==
+                  op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  arith::FastMathFlags flags = originalAdd.getFastmath();
+  auto sum = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{initType}, partial.getResult(0), init,
+      ArrayRef<AffineMap>{all, dropLane}, sumIterators,
+      [&](OpBuilder &b, Location nested, ValueRange args) {
+        Value lhs = outFirst ? args[1] : args[0];
+        Value rhs = outFirst ? args[0] : args[1];
+        Value added = arith::AddFOp::create(b, nested, lhs, rhs, flags);
+        linalg::YieldOp::create(b, nested, added);
+      });
+  rewriter.replaceOp(op, sum.getResults());
+  return std::make_pair(partial, sum);
+}
+
+/// Register tile sizes of `op`'s parallel loops: the activation's and the
+/// weight's innermost parallel loops (other than `laneLoop`) get a few rows,
+/// the others one; `laneLoop`, when parallel, `laneTile`.
+SmallVector<int64_t> registerTile(linalg::GenericOp op, OpOperand *weight,
+                                  unsigned laneLoop, int64_t laneTile) {
+  unsigned loops = op.getNumLoops();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  AffineMap weightMap = op.getMatchingIndexingMap(weight);
+  SmallVector<int64_t> tile(loops, 0);
+  std::optional<unsigned> activationRow, weightRow;
+  for (unsigned i = 0; i < loops; ++i) {
+    if (iterators[i] != utils::IteratorType::parallel)
+      continue;
+    tile[i] = 1;
+    if (i == laneLoop)
+      continue;
+    if (weightMap.isFunctionOfDim(i))
+      weightRow = i;
+    else
+      activationRow = i;
+  }
+  int64_t activationRows = 1;
+  if (activationRow) {
+    activationRows =
+        largestDivisorAtMost(ranges[*activationRow], kActivationRows);
+    tile[*activationRow] = activationRows;
+  }
+  if (weightRow)
+    tile[*weightRow] = largestDivisorAtMost(
+        ranges[*weightRow],
+        activationRows > 1 ? kWeightRowsWithActivation : kWeightRowsAlone);
+  if (iterators[laneLoop] == utils::IteratorType::parallel)
+    tile[laneLoop] = laneTile;
+  return tile;
+}
+
+SmallVector<OpFoldResult> asAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
+  return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {
+    return b.getIndexAttr(size);
+  });
+}
+
+/// Tiles the reduction loops of `op` (a tile with static shape): the step
+/// loop by `stepTile`, the others by one, with scf.for; returns the op of
+/// one step and the loops, outermost first.
+FailureOr<std::pair<linalg::GenericOp, SmallVector<LoopLikeOpInterface>>>
+tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
+               int64_t stepTile) {
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      sizes[i] = i == stepLoop ? stepTile : 1;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(asAttrs(rewriter, sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto step = dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+  if (!step)
+    return failure();
+  return std::make_pair(step, tiled->loops);
+}
+
+/// Rewrites the sum over the innermost dim of `reduction` (the lanes of the
+/// partial sums) into one `vector.reduction` per result, marked `reassoc`:
+/// lanes are added in a tree, not one after another (upstream's lowering
+/// makes ordered reductions, which LLVM adds up serially).
+void sumLanesReassociated(RewriterBase &rewriter,
+                          vector::MultiDimReductionOp reduction) {
+  VectorType source = reduction.getSourceVectorType();
+  ArrayRef<bool> reduced = reduction.getReductionMask();
+  if (reduction.getKind() != vector::CombiningKind::ADD ||
+      source.getRank() < 2 || !reduced.back() ||
+      llvm::count(reduced, true) != 1 || source.isScalable())
+    return;
+  auto accType = dyn_cast<VectorType>(reduction.getAcc().getType());
+  if (!accType)
+    return;
+  Location loc = reduction.getLoc();
+  rewriter.setInsertionPoint(reduction);
+  int64_t lanes = source.getShape().back();
+  int64_t results = accType.getNumElements();
+  Type element = source.getElementType();
+  Value rows = vector::ShapeCastOp::create(
+      rewriter, loc, VectorType::get({results, lanes}, element),
+      reduction.getSource());
+  Value accs = vector::ShapeCastOp::create(
+      rewriter, loc, VectorType::get({results}, element), reduction.getAcc());
+  SmallVector<Value> sums;
+  for (int64_t i = 0; i < results; ++i) {
+    Value row = vector::ExtractOp::create(rewriter, loc, rows, i);
+    Value acc = vector::ExtractOp::create(rewriter, loc, accs, i);
+    sums.push_back(
+        vector::ReductionOp::create(rewriter, loc, vector::CombiningKind::ADD,
+                                    row, acc, arith::FastMathFlags::reassoc));
+  }
+  Value flat = vector::FromElementsOp::create(
+      rewriter, loc, VectorType::get({results}, element), sums);
+  rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(reduction, accType, flat);
+}
+
+/// Vectorizes `op` (static shape) in place; false if upstream cannot.
+bool vectorizeInPlace(RewriterBase &rewriter, Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op);
+  if (failed(result))
+    return false;
+  rewriter.replaceOp(op, result->replacements);
+  return true;
+}
+
+struct QuantAffineVectorizeContractionsPass
+    : quant_affine::impl::QuantAffineVectorizeContractionsPassBase<
+          QuantAffineVectorizeContractionsPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Subset hoisting matches transfers and slices through these.
+    tensor::registerSubsetOpInterfaceExternalModels(registry);
+    vector::registerSubsetOpInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    if (lanes < 1) {
+      getOperation().emitError("lanes must be at least 1, got ")
+          << lanes.getValue();
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    // Named sums become generics, as fusion makes them.
+    SmallVector<linalg::LinalgOp> named;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp>(op) && op.getNumReductionLoops() > 0 &&
+          op.hasPureTensorSemantics() &&
+          (linalg::isaContractionOpInterface(op) ||
+           isa<linalg::ConvolutionOpInterface>(op.getOperation())))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
+    }
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.getNumReductionLoops() > 0 && isFloatSum(op) &&
+          hasVectorizableOperands(op) && largestInput(op))
+        candidates.push_back(op);
+    });
+    bool changed = false;
+    for (linalg::GenericOp op : candidates)
+      changed |= succeeded(compile(rewriter, op));
+    if (!changed)
+      return;
+    cleanUp();
+  }
+
+  /// One sum: tiles, vectors, registers.
+  LogicalResult compile(RewriterBase &rewriter, linalg::GenericOp op) {
+    OpOperand *weight = largestInput(op);
+    AffineMap weightMap = op.getMatchingIndexingMap(weight);
+    auto contiguous = dyn_cast<AffineDimExpr>(weightMap.getResults().back());
+    if (!contiguous)
+      return failure();
+    unsigned laneLoop = contiguous.getPosition();
+    // The widest power of two up to `lanes` that divides the lane loop.
+    int64_t laneCount = 1;
+    int64_t range = op.getStaticLoopRanges()[laneLoop];
+    while (laneCount * 2 <= lanes && range % (laneCount * 2) == 0)
+      laneCount *= 2;
+    if (laneCount < std::min<int64_t>(lanes, kMinLanes))
+      return failure();
+    if (op.getIteratorTypesArray()[laneLoop] == utils::IteratorType::parallel)
+      return compileParallelLanes(rewriter, op, laneLoop, laneCount);
+    if (laneLoop + 1 == op.getNumLoops())
+      return compileLaneReduction(rewriter, op, laneCount);
+    return failure();
+  }
+
+  /// `x @ W`: the lanes are results; every reduction step adds a product
+  /// into them.
+  LogicalResult compileParallelLanes(RewriterBase &rewriter,
+                                     linalg::GenericOp op, unsigned laneLoop,
+                                     int64_t laneCount) {
+    OpOperand *weight = largestInput(op);
+    markFusableProduct(op);
+    SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, laneCount);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asAttrs(rewriter, tile));
+    if (parallelOuter)
+      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    if (failed(tiled) || tiled->tiledOps.size() != 1)
+      return failure();
+    rewriter.replaceOp(op, tiled->replacements);
+    auto registerTileOp = dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+    if (!registerTileOp)
+      return failure();
+    // The reduction loops follow in their order, one step each.
+    FailureOr<std::pair<linalg::GenericOp, SmallVector<LoopLikeOpInterface>>>
+        steps = tileReductions(rewriter, registerTileOp, /*stepLoop=*/-1u,
+                               /*stepTile=*/1);
+    if (failed(steps))
+      return failure();
+    vectorizeInPlace(rewriter, steps->first);
+    return success();
+  }
+
+  /// `x @ W^T`: partial sums per lane, then their sum.
+  LogicalResult compileLaneReduction(RewriterBase &rewriter,
+                                     linalg::GenericOp op, int64_t laneCount) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
+        splitLaneReduction(rewriter, op, laneCount);
+    if (failed(split))
+      return failure();
+    auto [partial, sum] = *split;
+    unsigned laneLoop = partial.getNumLoops() - 1;
+    unsigned stepLoop = laneLoop - 1;
+    OpOperand *weight = largestInput(partial);
+    SmallVector<int64_t> tile = registerTile(partial, weight, laneLoop, 0);
+
+    // Steps of a few vectors: fewer with several activation rows, whose
+    // accumulators take more registers.
+    int64_t activationRows = 1;
+    for (auto [i, size] : llvm::enumerate(tile))
+      if (!partial.getMatchingIndexingMap(weight).isFunctionOfDim(i))
+        activationRows = std::max<int64_t>(activationRows, size);
+    int64_t stepElements =
+        activationRows > 1 ? kStepElementsWithActivation : kStepElementsAlone;
+    int64_t stepTile =
+        largestDivisorAtMost(partial.getStaticLoopRanges()[stepLoop],
+                             std::max<int64_t>(stepElements / laneCount, 1));
+
+    // The sum's loops are the result's dims and the lane: tile the result
+    // dims as the partial op's loops they index, and fuse the partial op.
+    AffineMap resultMap =
+        partial.getMatchingIndexingMap(partial.getDpsInitOperand(0));
+    SmallVector<int64_t> sumTile;
+    for (AffineExpr result : resultMap.getResults().drop_back())
+      sumTile.push_back(tile[cast<AffineDimExpr>(result).getPosition()]);
+    sumTile.push_back(0);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asAttrs(rewriter, sumTile));
+    if (parallelOuter)
+      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    scf::SCFTileAndFuseOptions fuse;
+    fuse.setTilingOptions(tiling);
+    rewriter.setInsertionPoint(sum);
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(sum.getOperation()), fuse);
+    if (failed(fused))
+      return failure();
+    for (OpResult result : sum->getResults())
+      if (Value replacement = fused->replacements.lookup(result))
+        rewriter.replaceAllUsesWith(result, replacement);
+    rewriter.eraseOp(sum);
+    if (partial->use_empty())
+      rewriter.eraseOp(partial);
+
+    // The partial op of one tile: its reductions become step loops.
+    linalg::GenericOp partialTile;
+    SmallVector<Operation *> others;
+    for (Operation *tiled : fused->tiledAndFusedOps) {
+      auto generic = dyn_cast<linalg::GenericOp>(tiled);
+      if (generic && generic.getNumLoops() == partial.getNumLoops() &&
+          generic.getNumReductionLoops() == partial.getNumReductionLoops() &&
+          !partialTile)
+        partialTile = generic;
+      else
+        others.push_back(tiled);
+    }
+    if (!partialTile)
+      return failure();
+    FailureOr<std::pair<linalg::GenericOp, SmallVector<LoopLikeOpInterface>>>
+        steps = tileReductions(rewriter, partialTile, stepLoop, stepTile);
+    if (failed(steps))
+      return failure();
+
+    vectorizeInPlace(rewriter, steps->first);
+    for (Operation *other : others) {
+      if (!other->getBlock())
+        continue;
+      Block *block = other->getBlock();
+      llvm::SmallPtrSet<Operation *, 4> before;
+      block->walk([&](vector::MultiDimReductionOp r) { before.insert(r); });
+      if (!vectorizeInPlace(rewriter, other))
+        continue;
+      // The sum of the lanes: the only reduction the tile's op makes.
+      SmallVector<vector::MultiDimReductionOp> created;
+      block->walk([&](vector::MultiDimReductionOp r) {
+        if (!before.contains(r))
+          created.push_back(r);
+      });
+      for (vector::MultiDimReductionOp reduction : created)
+        sumLanesReassociated(rewriter, reduction);
+    }
+    return success();
+  }
+
+  /// Folds the tile's slices into its transfers, moves the accumulators out
+  /// of the step loops into registers, and makes the vectors 1-D.
+  void cleanUp() {
+    MLIRContext *context = &getContext();
+    func::FuncOp func = getOperation();
+    {
+      RewritePatternSet patterns(context);
+      tensor::populateFoldTensorSubsetOpPatterns(patterns);
+      scf::ForOp::getCanonicalizationPatterns(patterns, context);
+      tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+      tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
+      linalg::populateSwapExtractSliceWithFillPatterns(patterns);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+    // Innermost loops first, so that an accumulator climbs every level.
+    IRRewriter rewriter(context);
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(
+          rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+    {
+      RewritePatternSet patterns(context);
+      int64_t laneCount = lanes;
+      vector::UnrollVectorOptions unroll;
+      unroll.setNativeShapeFn(
+          [laneCount](Operation *op) -> std::optional<SmallVector<int64_t>> {
+            VectorType type;
+            if (auto read = dyn_cast<vector::TransferReadOp>(op))
+              type = read.getVectorType();
+            else if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+              type = write.getVectorType();
+            else if (auto reduce = dyn_cast<vector::MultiDimReductionOp>(op))
+              type = reduce.getSourceVectorType();
+            else if (op->getNumResults() == 1)
+              type = dyn_cast<VectorType>(op->getResult(0).getType());
+            if (!type || type.getRank() < 2)
+              return std::nullopt;
+            SmallVector<int64_t> shape(type.getRank(), 1);
+            shape.back() = std::min(type.getShape().back(), laneCount);
+            return shape;
+          });
+      vector::populateVectorUnrollPatterns(patterns, unroll);
+      vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
+                                                               context);
+      vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+      vector::InsertOp::getCanonicalizationPatterns(patterns, context);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+    {
+      // One-dimensional vectors: the transfers read a row each (the
+      // narrow-type emulation makes byte loads of those).
+      RewritePatternSet patterns(context);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+      vector::InsertOp::getCanonicalizationPatterns(patterns, context);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+    // The sums' additions of the products marked above fuse with them.
+    func.walk([](arith::AddFOp add) {
+      if (!isa<VectorType>(add.getType()))
+        return;
+      for (Value operand : add->getOperands()) {
+        auto product = operand.getDefiningOp<arith::MulFOp>();
+        if (product && bitEnumContainsAll(product.getFastmath(),
+                                          arith::FastMathFlags::contract))
+          add.setFastmath(add.getFastmath() | arith::FastMathFlags::contract);
+      }
+    });
+  }
+};
+
+} // namespace
