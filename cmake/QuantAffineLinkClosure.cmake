@@ -39,7 +39,8 @@ function(quant_affine_link_closure target out_var)
   set(${out_var} ${seen} PARENT_SCOPE)
 endfunction()
 
-foreach(library QuantAffineEncoding QuantAffineDialect QuantAffineTransforms)
+foreach(library QuantAffineEncoding QuantAffineKnownDivisor QuantAffineDialect
+        QuantAffineTilingInterfaceImpl QuantAffineTransforms)
   quant_affine_link_closure(${library} closure)
   list(JOIN closure "\n" text)
   file(WRITE ${PROJECT_BINARY_DIR}/link-closure/${library}.txt "${text}\n")

@@ -11,6 +11,7 @@
 #include "QuantAffine/Codegen/Passes.h"
 #include "QuantAffine/Conversion/Passes.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/IR/TilingInterfaceImpl.h"
 #include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
 #include "QuantAffine/Pipelines/Pipelines.h"
 
@@ -29,13 +30,18 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -49,9 +55,17 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
                   index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
                   math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
                   omp::OpenMPDialect, scf::SCFDialect, tensor::TensorDialect,
-                  ub::UBDialect, vector::VectorDialect>();
+                  transform::TransformDialect, ub::UBDialect,
+                  vector::VectorDialect>();
   registerPipelineExtensions(registry);
   func::registerInlinerExtension(registry);
+  // Tiling and fusion of our ops before they are lowered, by transform
+  // scripts (--transform-interpreter) with the structured, scf and tensor ops.
+  quant_affine::registerTilingInterfaceExternalModels(registry);
+  linalg::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  tensor::registerTransformDialectExtension(registry);
+  tensor::registerFindPayloadReplacementOpInterfaceExternalModels(registry);
 }
 
 void mlir::quant_affine::registerAllPasses() {
@@ -63,6 +77,7 @@ void mlir::quant_affine::registerAllPasses() {
   vector::registerVectorPasses();
   registerSCFPasses();
   registerGPUPasses();
+  transform::registerTransformPasses();
   // The conversions our pipelines use, for users who assemble their own.
   registerLowerAffinePass();
   registerArithToLLVMConversionPass();

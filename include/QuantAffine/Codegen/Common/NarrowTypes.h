@@ -17,6 +17,9 @@
 #ifndef QUANT_AFFINE_CODEGEN_COMMON_NARROWTYPES_H
 #define QUANT_AFFINE_CODEGEN_COMMON_NARROWTYPES_H
 
+// knownDivisor, which the packed accesses use.
+#include "QuantAffine/Dialect/QuantAffine/Utils/KnownDivisor.h"
+
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir {
@@ -29,18 +32,6 @@ bool isPackedIntegerType(Type type);
 /// them is: widths that are a power of two of at least a byte, index, and
 /// the packed types (both bit by bit).
 bool hasVectorMemoryLayout(Type type);
-
-/// The cap of what the divisibility helpers below report.
-constexpr int64_t kMaxKnownDivisor = int64_t(1) << 20;
-
-/// The largest power of two dividing `c`, capped at kMaxKnownDivisor (the cap
-/// for 0, which every power divides).
-int64_t powerOfTwoDividing(int64_t c);
-
-/// The largest power of two (up to 2^20) known to divide an index:
-/// constants, induction variables of loops (lower bound and step), sums,
-/// products, casts and affine.apply of those.
-int64_t knownDivisor(OpFoldResult value);
 
 } // namespace quant_affine
 } // namespace mlir

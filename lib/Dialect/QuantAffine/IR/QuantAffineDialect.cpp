@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
@@ -34,6 +36,11 @@ void QuantAffineDialect::initialize() {
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOps.cpp.inc"
       >();
   addInterfaces<QuantAffineInlinerInterface>();
+  // Models in QuantAffineTilingInterfaceImpl (TilingInterfaceImpl.h): a
+  // tiling driver that finds them unregistered fails loudly (in debug builds).
+  declarePromisedInterfaces<TilingInterface, QuantizeOp, DequantizeOp, QDQOp>();
+  declarePromisedInterfaces<ReifyRankedShapedTypeOpInterface, QuantizeOp,
+                            DequantizeOp, QDQOp>();
 }
 
 Operation *QuantAffineDialect::materializeConstant(OpBuilder &builder,
