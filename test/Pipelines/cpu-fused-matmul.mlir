@@ -37,11 +37,11 @@ func.func @decode_int4(%x: tensor<1x512xf32>, %q: tensor<256x512xi4>, %s: tensor
 // MLIR-LABEL: llvm.func @prefill_int8
 // MLIR-NOT: 65536
 // MLIR-NOT: llvm.store {{.*}} vector<{{[0-9]+}}xf32>
-// MLIR: llvm.load %{{.*}} : !llvm.ptr -> vector<32xi8>
-// MLIR: llvm.sitofp %{{.*}} : vector<32xi8> to vector<32xf32>
-// MLIR: llvm.fadd %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : vector<32xf32>
+// MLIR: llvm.load %{{.*}} : !llvm.ptr -> vector<{{16|32}}xi8>
+// MLIR: llvm.sitofp %{{.*}} : vector<[[N:16|32]]xi8> to vector<[[N]]xf32>
+// MLIR: llvm.fadd %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : vector<[[N]]xf32>
 // LLVM-LABEL: define {{.*}} @prefill_int8(
-// LLVM: sitofp <32 x i8> %{{.*}} to <32 x float>
+// LLVM: sitofp <{{16|32}} x i8> %{{.*}} to <{{16|32}} x float>
 // ASM-LABEL: prefill_int8:
 // ASM: vcvtdq2ps {{.*}}%zmm
 // ASM: vfmadd{{[0-9]+}}ps {{.*}}%zmm

@@ -49,9 +49,9 @@ namespace {
 
 /// Register tiles: rows of the activation (loops the weight does not use)
 /// and rows of the weight, per step.
-constexpr int64_t kActivationRows = 4;
+constexpr int64_t kActivationRows = 8;
 constexpr int64_t kWeightRowsAlone = 4;
-constexpr int64_t kWeightRowsWithActivation = 4;
+constexpr int64_t kWeightRowsWithActivation = 2;
 /// Elements of the lane loop per reduction step.
 constexpr int64_t kStepElementsAlone = 32;
 constexpr int64_t kStepElementsWithActivation = 16;
@@ -410,9 +410,20 @@ struct QuantAffineVectorizeContractionsPass
       return failure();
     unsigned laneLoop = contiguous.getPosition();
     // The widest power of two up to `lanes` that divides the lane loop.
+    // With several activation rows, a reduction along the lanes keeps rows x
+    // weight rows accumulators of `lanes` each: half the lanes keep them in
+    // registers.
+    int64_t limit = lanes;
+    if (op.getIteratorTypesArray()[laneLoop] ==
+        utils::IteratorType::reduction) {
+      SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, 0);
+      for (auto [i, size] : llvm::enumerate(tile))
+        if (size > 1 && !weightMap.isFunctionOfDim(i))
+          limit = std::max<int64_t>(lanes / 2, 1);
+    }
     int64_t laneCount = 1;
     int64_t range = op.getStaticLoopRanges()[laneLoop];
-    while (laneCount * 2 <= lanes && range % (laneCount * 2) == 0)
+    while (laneCount * 2 <= limit && range % (laneCount * 2) == 0)
       laneCount *= 2;
     if (laneCount < std::min<int64_t>(lanes, kMinLanes))
       return failure();
