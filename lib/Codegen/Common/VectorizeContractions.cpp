@@ -85,18 +85,24 @@ bool isFloatSum(linalg::GenericOp op) {
               .wasInterrupted();
 }
 
-/// The input with the most elements: the weight, whose contiguous dim the
-/// vectors run along.
+/// The weight, whose contiguous dim the vectors run along: the input with
+/// the most elements among those read through a projected permutation (a
+/// convolution's filter, not its sliding input), else the largest input.
 OpOperand *largestInput(linalg::GenericOp op) {
   OpOperand *best = nullptr;
   int64_t bestSize = -1;
+  bool bestIsPermutation = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
     if (!type || type.getRank() == 0)
       continue;
-    if (type.getNumElements() > bestSize) {
+    bool isPermutation =
+        op.getMatchingIndexingMap(input).isProjectedPermutation();
+    if (std::make_pair(isPermutation, type.getNumElements()) >
+        std::make_pair(bestIsPermutation, bestSize)) {
       best = input;
       bestSize = type.getNumElements();
+      bestIsPermutation = isPermutation;
     }
   }
   return best;
@@ -402,6 +408,16 @@ struct QuantAffineVectorizeContractionsPass
   }
 
   /// One sum: tiles, vectors, registers.
+  /// The widest power of two up to `limit` that divides loop `loop`.
+  static int64_t lanesDividing(linalg::GenericOp op, unsigned loop,
+                               int64_t limit) {
+    int64_t count = 1;
+    int64_t range = op.getStaticLoopRanges()[loop];
+    while (count * 2 <= limit && range % (count * 2) == 0)
+      count *= 2;
+    return count;
+  }
+
   LogicalResult compile(RewriterBase &rewriter, linalg::GenericOp op) {
     OpOperand *weight = largestInput(op);
     AffineMap weightMap = op.getMatchingIndexingMap(weight);
@@ -409,22 +425,26 @@ struct QuantAffineVectorizeContractionsPass
     if (!contiguous)
       return failure();
     unsigned laneLoop = contiguous.getPosition();
+    // Too short a contiguous dim in the weight (a 3 x 3 filter's last):
+    // the result's contiguous dim instead, the weight read as a scalar.
+    AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (lanesDividing(op, laneLoop, lanes) <
+            std::min<int64_t>(lanes, kMinLanes) &&
+        resultMap.getNumResults() > 0)
+      if (auto last = dyn_cast<AffineDimExpr>(resultMap.getResults().back()))
+        laneLoop = last.getPosition();
     // The widest power of two up to `lanes` that divides the lane loop.
     // With several activation rows, a reduction along the lanes keeps rows x
     // weight rows accumulators of `lanes` each: half the lanes keep them in
     // registers.
     int64_t limit = lanes;
-    if (op.getIteratorTypesArray()[laneLoop] ==
-        utils::IteratorType::reduction) {
+    {
       SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, 0);
       for (auto [i, size] : llvm::enumerate(tile))
         if (size > 1 && !weightMap.isFunctionOfDim(i))
           limit = std::max<int64_t>(lanes / 2, 1);
     }
-    int64_t laneCount = 1;
-    int64_t range = op.getStaticLoopRanges()[laneLoop];
-    while (laneCount * 2 <= limit && range % (laneCount * 2) == 0)
-      laneCount *= 2;
+    int64_t laneCount = lanesDividing(op, laneLoop, limit);
     if (laneCount < std::min<int64_t>(lanes, kMinLanes))
       return failure();
     if (op.getIteratorTypesArray()[laneLoop] == utils::IteratorType::parallel)
@@ -461,7 +481,20 @@ struct QuantAffineVectorizeContractionsPass
                                /*stepTile=*/1);
     if (failed(steps))
       return failure();
-    vectorizeInPlace(rewriter, steps->first);
+    // A convolution's sliding window (`oh + kh`) is a projected permutation
+    // once the unit dims of the step are gone.
+    linalg::GenericOp step = steps->first;
+    linalg::ControlDropUnitDims control;
+    control.rankReductionStrategy =
+        linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+    rewriter.setInsertionPoint(step);
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, step, control);
+    if (succeeded(dropped)) {
+      rewriter.replaceOp(step, dropped->replacements);
+      step = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+    }
+    vectorizeInPlace(rewriter, step);
     return success();
   }
 
