@@ -10,7 +10,9 @@
 //   1. cf branches lifted to scf; quant_affine -> linalg.generic with
 //      arith/math bodies; elementwise arith on tensors to linalg too; then
 //      elementwise fusion.
-//   2. Tiling and vectorization on tensors (quant-affine-vectorize).
+//   2. Tiling and vectorization on tensors: sums (matmuls with dequantize
+//      fused in) into register tiles (quant-affine-vectorize-contractions),
+//      then elementwise ops (quant-affine-vectorize).
 //   3. One-shot bufferization across function boundaries. tensor.empty
 //      destinations are first replaced by the caller's buffers where the IR
 //      says so (bufferization.materialize_in_destination), so results are
