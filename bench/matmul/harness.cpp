@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The weight-only quantized matmul benchmark (bench/matmul/run.sh):
+// y = x @ W^T, W = code * scale (int4 packed two per byte, or int8; one f32
+// scale per block of K), x f32, for decode (M = 1) and prefill (M = 16, 128).
+//
+// For each case, on 1 and 2 OpenMP threads, interleaved round by round:
+//   ours   the kernel --quant-affine-cpu-pipeline="openmp=true" compiles
+//          (bench/matmul/gen.py);
+//   plain  a straightforward C++ loop (dequantize a row, dot it with each
+//          row of x), -O3 -march=native, threads over rows of W;
+//   bound  reading the packed weights and the scales once (64-byte loads);
+//   peak   (prefill) independent FMA chains on 16 lanes: the FMA peak.
+// Weights come from memory: each round takes the next of several copies,
+// together at least 3 x the last-level cache. Before timing, ours is
+// checked: one-hot rows of x give the weight bit for bit, and random x
+// agrees with a float64 reference within K 2^-24 sum |x w| (the plain loop
+// too). It also writes, per case, the inputs and the reference for the ONNX
+// Runtime peer (bench/matmul/ort/ort.js) to ORT_DIR/<case>/.
+//
+// usage: harness ROUNDS ORT_DIR > results.csv
+// CSV: case,m,n,k,bits,block,threads,variant,seconds,bytes,flops
+
+#include "kernels.h"
+
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+struct Desc1 {
+  void *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+};
+struct Desc2 {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+
+Desc2 desc2(void *p, int64_t rows, int64_t cols) {
+  return {p, p, 0, {rows, cols}, {cols, 1}};
+}
+
+template <typename T> T *allocate(int64_t count) {
+  size_t bytes = (count * sizeof(T) + 4095) / 4096 * 4096;
+  auto *p = static_cast<T *>(std::aligned_alloc(4096, bytes));
+  if (!p) {
+    std::fprintf(stderr, "out of memory\n");
+    std::exit(1);
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < count; ++i)
+    p[i] = T();
+  return p;
+}
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t lastLevelCacheBytes() {
+  int64_t best = 32 << 20;
+  for (int i = 0; i < 8; ++i) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+    FILE *f = std::fopen((dir + "/size").c_str(), "r");
+    if (!f)
+      break;
+    long size = 0;
+    char unit = 0;
+    if (std::fscanf(f, "%ld%c", &size, &unit) >= 1) {
+      int64_t bytes = size * (unit == 'K' ? 1024 : unit == 'M' ? 1 << 20 : 1);
+      best = std::max<int64_t>(best, bytes);
+    }
+    std::fclose(f);
+  }
+  return best;
+}
+
+/// One copy of a case's weights: codes (packed for int4) and scales.
+struct Weights {
+  uint8_t *codes;
+  float *scales;
+};
+
+struct Bench {
+  const Case &c;
+  int64_t codeBytes, scaleCount;
+  std::vector<Weights> copies;
+  float *x, *y;
+
+  explicit Bench(const Case &c) : c(c) {
+    codeBytes = c.n * c.k * c.bits / 8;
+    scaleCount = c.n * (c.k / c.block);
+  }
+  int64_t weightBytes() const { return codeBytes + scaleCount * 4; }
+
+  int code(const Weights &w, int64_t n, int64_t k) const {
+    int64_t i = n * c.k + k;
+    if (c.bits == 8)
+      return int8_t(w.codes[i]);
+    int nibble = (w.codes[i / 2] >> (4 * (i % 2))) & 15;
+    return nibble >= 8 ? nibble - 16 : nibble;
+  }
+  float weight(const Weights &w, int64_t n, int64_t k) const {
+    return float(code(w, n, k)) * w.scales[n * (c.k / c.block) + k / c.block];
+  }
+
+  void ours(const Weights &w) {
+    Desc2 result, xd = desc2(x, c.m, c.k), s = desc2(w.scales, c.n, c.k / c.block),
+                  d = desc2(y, c.m, c.n);
+    Desc1 packed{w.codes, w.codes, 0, {codeBytes}, {1}};
+    Desc2 codes = desc2(w.codes, c.n, c.k);
+    c.ours(&result, &xd, c.bits == 4 ? static_cast<void *>(&packed) : &codes,
+           &s, &d);
+    if (result.aligned != y) { // the returned copy of the destination
+      std::memcpy(y, static_cast<float *>(result.aligned) + result.offset,
+                  c.m * c.n * sizeof(float));
+      std::free(result.allocated);
+    }
+  }
+
+  void plain(const Weights &w) {
+#pragma omp parallel
+    {
+      std::vector<float> row(c.k);
+#pragma omp for schedule(static)
+      for (int64_t n = 0; n < c.n; ++n) {
+        for (int64_t k = 0; k < c.k; ++k)
+          row[k] = weight(w, n, k);
+        for (int64_t m = 0; m < c.m; ++m) {
+          float sum = 0.f;
+          for (int64_t k = 0; k < c.k; ++k)
+            sum += x[m * c.k + k] * row[k];
+          y[m * c.n + n] = sum;
+        }
+      }
+    }
+  }
+
+  static long long readOnce(const uint8_t *p, int64_t bytes) {
+    __m512i total = _mm512_setzero_si512();
+#pragma omp parallel
+    {
+      __m512i acc = _mm512_setzero_si512();
+#pragma omp for schedule(static) nowait
+      for (int64_t i = 0; i < bytes / 64; ++i)
+        acc = _mm512_add_epi64(acc, _mm512_load_si512(p + i * 64));
+#pragma omp critical
+      total = _mm512_add_epi64(total, acc);
+    }
+    return _mm512_reduce_add_epi64(total);
+  }
+  long long bound(const Weights &w) {
+    return readOnce(w.codes, codeBytes) +
+           readOnce(reinterpret_cast<const uint8_t *>(w.scales),
+                    scaleCount * 4 / 64 * 64);
+  }
+
+  /// Failures of ours (and of the plain loop) against the references.
+  int check(const std::string &ortDir) {
+    int failures = 0;
+    const Weights &w = copies[0];
+    // One-hot rows: exactly the weight.
+    for (int64_t j : {int64_t(0), int64_t(1), c.k / 2 + 3, c.k - 1}) {
+      std::fill(x, x + c.m * c.k, 0.f);
+      for (int64_t m = 0; m < c.m; ++m)
+        x[m * c.k + j] = 1.f;
+      ours(w);
+      for (int64_t m = 0; m < c.m; m += std::max<int64_t>(c.m - 1, 1))
+        for (int64_t n = 0; n < c.n; ++n)
+          if (y[m * c.n + n] != weight(w, n, j) && ++failures <= 5)
+            std::printf("# %s one-hot j=%lld n=%lld: %a != %a\n", c.name,
+                        (long long)j, (long long)n, y[m * c.n + n],
+                        weight(w, n, j));
+    }
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> value(-1.f, 1.f);
+    for (int64_t i = 0; i < c.m * c.k; ++i)
+      x[i] = value(rng);
+    // The reference, all rows (it is also the ONNX Runtime peer's).
+    std::vector<double> ref(c.m * c.n), mag(c.m * c.n);
+#pragma omp parallel
+    {
+      std::vector<double> row(c.k);
+#pragma omp for schedule(static)
+      for (int64_t n = 0; n < c.n; ++n) {
+        for (int64_t k = 0; k < c.k; ++k)
+          row[k] = weight(w, n, k);
+        for (int64_t m = 0; m < c.m; ++m) {
+          double sum = 0, size = 0;
+          for (int64_t k = 0; k < c.k; ++k) {
+            double term = double(x[m * c.k + k]) * row[k];
+            sum += term;
+            size += std::fabs(term);
+          }
+          ref[m * c.n + n] = sum;
+          mag[m * c.n + n] = size;
+        }
+      }
+    }
+    auto within = [&](const char *who) {
+      int bad = 0;
+      for (int64_t i = 0; i < c.m * c.n; ++i)
+        if (!(std::fabs(y[i] - ref[i]) <=
+              double(c.k) * std::ldexp(1.0, -24) * mag[i]) &&
+            ++bad <= 5)
+          std::printf("# %s %s: y[%lld] = %.9g, ref %.9g\n", c.name, who,
+                      (long long)i, y[i], ref[i]);
+      return bad;
+    };
+    ours(w);
+    failures += within("ours");
+    plain(w);
+    failures += within("plain");
+    writeOrtCase(ortDir, ref, mag);
+    return failures;
+  }
+
+  /// The case for bench/matmul/ort/ort.js: MatMulNBits' B layout is
+  /// [N][K / block][block * bits / 8] bytes of unsigned codes (code + 8 or
+  /// + 128, its default zero points), low nibble first.
+  void writeOrtCase(const std::string &root, const std::vector<double> &ref,
+                    const std::vector<double> &mag) {
+    if (root.empty())
+      return;
+    std::string dir = root + "/" + c.name;
+    mkdir(root.c_str(), 0755);
+    mkdir(dir.c_str(), 0755);
+    const Weights &w = copies[0];
+    std::vector<uint8_t> b(codeBytes);
+    for (int64_t n = 0; n < c.n; ++n)
+      for (int64_t k = 0; k < c.k; ++k) {
+        int64_t i = n * c.k + k;
+        if (c.bits == 8)
+          b[i] = uint8_t(code(w, n, k) + 128);
+        else
+          b[i / 2] |= uint8_t((code(w, n, k) + 8) << (4 * (i % 2)));
+      }
+    auto write = [&](const char *file, const void *data, size_t bytes) {
+      FILE *f = std::fopen((dir + "/" + file).c_str(), "wb");
+      std::fwrite(data, 1, bytes, f);
+      std::fclose(f);
+    };
+    write("a.bin", x, c.m * c.k * sizeof(float));
+    write("b.bin", b.data(), b.size());
+    write("scales.bin", w.scales, scaleCount * sizeof(float));
+    write("ref.bin", ref.data(), ref.size() * sizeof(double));
+    write("mag.bin", mag.data(), mag.size() * sizeof(double));
+    std::string meta = "{\"M\": " + std::to_string(c.m) +
+                       ", \"N\": " + std::to_string(c.n) +
+                       ", \"K\": " + std::to_string(c.k) +
+                       ", \"bits\": " + std::to_string(c.bits) +
+                       ", \"block\": " + std::to_string(c.block) + "}\n";
+    write("meta.json", meta.data(), meta.size());
+  }
+};
+
+/// FLOP/s of independent FMA chains on 16 f32 lanes, on all threads.
+double fmaPeak() {
+  constexpr int64_t kSteps = 1 << 22;
+  double start = now();
+  float sink = 0;
+#pragma omp parallel reduction(+ : sink)
+  {
+    __m512 acc[12];
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_set1_ps(float(i) * 1e-3f);
+    const __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(1e-4f);
+    for (int64_t s = 0; s < kSteps; ++s)
+      for (int i = 0; i < 12; ++i)
+        acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+    for (int i = 0; i < 12; ++i)
+      sink += _mm512_reduce_add_ps(acc[i]);
+  }
+  double seconds = now() - start;
+  if (sink == 12345.f)
+    std::printf("#\n");
+  return double(kSteps) * 12 * 16 * 2 * omp_get_max_threads() / seconds;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 10;
+  std::string ortDir = argc > 2 ? argv[2] : "";
+  int64_t llc = lastLevelCacheBytes();
+  std::mt19937 rng(20261124);
+  std::printf("case,m,n,k,bits,block,threads,variant,seconds,bytes,flops\n");
+  int failures = 0;
+  for (const Case &c : kCases) {
+    Bench bench(c);
+    // Decode reads each weight once: copies past the cache. Prefill reuses
+    // them 16 or 128 times and is bound by arithmetic: one copy.
+    int copies = c.m == 1 ? int(std::max<int64_t>(
+                                2, (3 * llc + bench.weightBytes() - 1) /
+                                       bench.weightBytes()))
+                          : 1;
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_int_distribution<int> mantissa(1 << 10, (1 << 11) - 1);
+    for (int i = 0; i < copies; ++i) {
+      Weights w{allocate<uint8_t>(bench.codeBytes),
+                allocate<float>(bench.scaleCount)};
+      if (i == 0) {
+        for (int64_t j = 0; j < bench.codeBytes; ++j)
+          w.codes[j] = uint8_t(byte(rng));
+        for (int64_t j = 0; j < bench.scaleCount; ++j)
+          w.scales[j] = std::ldexp(float(mantissa(rng)), -18);
+      } else {
+        std::memcpy(w.codes, bench.copies[0].codes, bench.codeBytes);
+        std::memcpy(w.scales, bench.copies[0].scales, bench.scaleCount * 4);
+      }
+      bench.copies.push_back(w);
+    }
+    bench.x = allocate<float>(c.m * c.k);
+    bench.y = allocate<float>(c.m * c.n);
+    if (int bad = bench.check(ortDir)) {
+      std::printf("# %s: %d mismatches\n", c.name, bad);
+      failures += bad;
+      continue;
+    }
+    int caseRounds = c.m == 1 ? rounds : std::max(3, rounds / 3);
+    for (int threads : {1, 2}) {
+      omp_set_num_threads(threads);
+      std::vector<double> tOurs, tPlain, tBound;
+      for (int r = 0; r < caseRounds; ++r) {
+        const Weights &a = bench.copies[r % copies];
+        const Weights &b = bench.copies[(r + 1) % copies];
+        const Weights &d = bench.copies[(r + 2) % copies];
+        double t0 = now();
+        bench.ours(a);
+        double t1 = now();
+        bench.plain(b);
+        double t2 = now();
+        volatile long long sink = bench.bound(d);
+        (void)sink;
+        double t3 = now();
+        tOurs.push_back(t1 - t0);
+        tPlain.push_back(t2 - t1);
+        tBound.push_back(t3 - t2);
+      }
+      double flops = 2.0 * c.m * c.n * c.k;
+      auto row = [&](const char *variant, double seconds) {
+        std::printf("%s,%ld,%ld,%ld,%ld,%ld,%d,%s,%.9g,%lld,%.9g\n", c.name,
+                    c.m, c.n, c.k, c.bits, c.block, threads, variant, seconds,
+                    (long long)bench.weightBytes(), flops);
+      };
+      row("ours", median(tOurs));
+      row("plain", median(tPlain));
+      row("bound", median(tBound));
+      std::fflush(stdout);
+    }
+    for (Weights &w : bench.copies) {
+      std::free(w.codes);
+      std::free(w.scales);
+    }
+    std::free(bench.x);
+    std::free(bench.y);
+  }
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    std::vector<double> peaks;
+    for (int r = 0; r < 5; ++r)
+      peaks.push_back(fmaPeak());
+    // seconds 1: the flops column is the peak FLOP/s.
+    std::printf("fma-peak,0,0,0,0,0,%d,peak,1,0,%.9g\n", threads,
+                median(peaks));
+  }
+  return failures != 0;
+}
