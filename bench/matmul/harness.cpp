@@ -121,7 +121,8 @@ struct Bench {
   }
 
   void ours(const Weights &w) {
-    Desc2 result, xd = desc2(x, c.m, c.k), s = desc2(w.scales, c.n, c.k / c.block),
+    Desc2 result, xd = desc2(x, c.m, c.k),
+                  s = desc2(w.scales, c.n, c.k / c.block),
                   d = desc2(y, c.m, c.n);
     Desc1 packed{w.codes, w.codes, 0, {codeBytes}, {1}};
     Desc2 codes = desc2(w.codes, c.n, c.k);
@@ -311,10 +312,11 @@ int main(int argc, char **argv) {
     Bench bench(c);
     // Decode reads each weight once: copies past the cache. Prefill reuses
     // them 16 or 128 times and is bound by arithmetic: one copy.
-    int copies = c.m == 1 ? int(std::max<int64_t>(
-                                2, (3 * llc + bench.weightBytes() - 1) /
-                                       bench.weightBytes()))
-                          : 1;
+    int copies =
+        c.m == 1
+            ? int(std::max<int64_t>(2, (3 * llc + bench.weightBytes() - 1) /
+                                           bench.weightBytes()))
+            : 1;
     std::uniform_int_distribution<int> byte(0, 255);
     std::uniform_int_distribution<int> mantissa(1 << 10, (1 << 11) - 1);
     for (int i = 0; i < copies; ++i) {

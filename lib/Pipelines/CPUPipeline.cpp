@@ -160,7 +160,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addNestedPass<func::FuncOp>(createQuantAffineDivideByReciprocalPass());
 
   // 3. Bufferize in place into the caller's buffers.
-  addInPlaceBufferizationStage(pm, /*parallelLoops=*/false);
+  // int4 weights in fused matmuls by table (x86: vpermps).
+  addInPlaceBufferizationStage(pm, /*parallelLoops=*/false,
+                               /*tableLookup=*/true);
 
   // Rows (or chunks) of each op to an omp.parallel/omp.wsloop.
   if (options.openmp) {

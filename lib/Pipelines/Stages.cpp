@@ -94,7 +94,8 @@ void mlir::quant_affine::addVectorizeStage(
 }
 
 void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm,
-                                                      bool parallelLoops) {
+                                                      bool parallelLoops,
+                                                      bool tableLookup) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
   pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
@@ -111,6 +112,7 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm,
   // deallocation adds i1 buffers of its own.
   QuantAffineEmulateNarrowTypesPassOptions narrow;
   narrow.parallelLoops = parallelLoops;
+  narrow.tableLookup = tableLookup;
   pm.addPass(createQuantAffineEmulateNarrowTypesPass(narrow));
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as

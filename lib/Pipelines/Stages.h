@@ -33,7 +33,8 @@ void addVectorizeStage(OpPassManager &pm,
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
 /// `parallelLoops`: linalg ops on packed buffers become scf.parallel.
-void addInPlaceBufferizationStage(OpPassManager &pm, bool parallelLoops);
+void addInPlaceBufferizationStage(OpPassManager &pm, bool parallelLoops,
+                                  bool tableLookup = false);
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
 /// scf loops, affine to arith; added to `pm` as it is (a function or a GPU

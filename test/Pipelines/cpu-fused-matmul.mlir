@@ -2,7 +2,8 @@
 // dequantized weight never reaches memory (no buffer of its size, no f32
 // store in the loop), the packed int4 codes are read as whole bytes, the
 // block's scale once per block and row, and the products are summed with
-// FMAs on 16-lane f32 vectors. The numbers are checked by
+// FMAs on 16-lane f32 vectors; int4 codes are looked up in a 16-entry table
+// of their dequantized values. The numbers are checked by
 // test/Integration/CPU/fused-matmul.mlir.
 //
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=MLIR
@@ -24,7 +25,9 @@
 // LLVM: load <16 x i8>
 // LLVM: fmul contract <{{16|32}} x float>
 // LLVM: fadd contract <{{16|32}} x float>
+// The int4 weights by table: one permute per 16 codes (docs/FusedMatmul.md).
 // ASM-LABEL: decode_int4:
+// ASM: vperm{{d|ps}} {{.*}}%zmm
 // ASM: vfmadd{{[0-9]+}}ps {{.*}}%zmm
 func.func @decode_int4(%x: tensor<1x512xf32>, %q: tensor<256x512xi4>, %s: tensor<256x16xf32>, %d: tensor<1x256xf32>) -> tensor<1x256xf32> attributes {llvm.emit_c_interface} {
   %w = quant_affine.dequantize %q, %s range [-8, 7] block [1, 32] : (tensor<256x512xi4>, tensor<256x16xf32>) -> tensor<256x512xf32>

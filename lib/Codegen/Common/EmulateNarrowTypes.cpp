@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/ScalarizeAccesses.h"
@@ -1047,6 +1048,9 @@ struct QuantAffineEmulateNarrowTypesPass
     moves.add<MoveShapeCastPastPackedCast>(context);
     if (failed(applyPatternsGreedily(module, std::move(moves))))
       return signalPassFailure();
+    if (tableLookup)
+      quant_affine::lookUpPackedCodesInTables(module);
+    quant_affine::dropLanesSummedMarks(module);
     RewritePatternSet upstream(context);
     vector::populateVectorNarrowTypeRewritePatterns(upstream);
     RewritePatternSet rewrites(context);

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 
@@ -53,7 +54,7 @@ constexpr int64_t kActivationRows = 8;
 constexpr int64_t kWeightRowsAlone = 4;
 constexpr int64_t kWeightRowsWithActivation = 2;
 /// Elements of the lane loop per reduction step.
-constexpr int64_t kStepElementsAlone = 32;
+constexpr int64_t kStepElementsAlone = 64;
 constexpr int64_t kStepElementsWithActivation = 16;
 /// Fewer lanes than this (where `lanes` allows more) are not worth a vector.
 constexpr int64_t kMinLanes = 4;
@@ -125,16 +126,19 @@ bool hasVectorizableOperands(linalg::GenericOp op) {
 /// it may be fused with the addition (an FMA). The sum may be reassociated
 /// anyway, and the product's factors (the weight as dequantized) are
 /// unchanged.
-void markFusableProduct(linalg::GenericOp op) {
+void markFusableProduct(linalg::GenericOp op, bool lanesSummed) {
   auto combiner = cast<arith::AddFOp>(
       op.getBlock()->getTerminator()->getOperand(0).getDefiningOp());
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   Value addend =
       combiner.getLhs() == out ? combiner.getRhs() : combiner.getLhs();
-  if (auto product = addend.getDefiningOp<arith::MulFOp>())
-    if (product->hasOneUse())
-      product.setFastmath(product.getFastmath() |
-                          arith::FastMathFlags::contract);
+  auto product = addend.getDefiningOp<arith::MulFOp>();
+  if (!product || !product->hasOneUse())
+    return;
+  product.setFastmath(product.getFastmath() | arith::FastMathFlags::contract);
+  if (lanesSummed)
+    product->setAttr(quant_affine::kLanesSummedAttrName,
+                     UnitAttr::get(op.getContext()));
 }
 
 /// The partial sums of a reduction along the lane loop: `op` with its last
@@ -208,7 +212,7 @@ splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   iterators.push_back(utils::IteratorType::parallel);
 
-  markFusableProduct(op);
+  markFusableProduct(op, /*lanesSummed=*/true);
   auto partial =
       linalg::GenericOp::create(rewriter, loc, TypeRange{partialInit.getType()},
                                 inputs, partialInit, maps, iterators);
@@ -291,10 +295,21 @@ SmallVector<OpFoldResult> asAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
 FailureOr<std::pair<linalg::GenericOp, SmallVector<LoopLikeOpInterface>>>
 tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
                int64_t stepTile) {
+  // `stepTile` vectors a step, from the step loop outwards (two blocks of
+  // 32 make one step of 64).
   SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction)
-      sizes[i] = i == stepLoop ? stepTile : 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t budget = stepTile;
+  for (int64_t i = op.getNumLoops() - 1; i >= 0; --i) {
+    if (iterators[i] != utils::IteratorType::reduction)
+      continue;
+    sizes[i] = 1;
+    if (i <= int64_t(stepLoop) && budget > 1) {
+      sizes[i] = largestDivisorAtMost(ranges[i], budget);
+      budget /= sizes[i];
+    }
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(asAttrs(rewriter, sizes));
   rewriter.setInsertionPoint(op);
@@ -460,7 +475,7 @@ struct QuantAffineVectorizeContractionsPass
                                      linalg::GenericOp op, unsigned laneLoop,
                                      int64_t laneCount) {
     OpOperand *weight = largestInput(op);
-    markFusableProduct(op);
+    markFusableProduct(op, /*lanesSummed=*/false);
     SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, laneCount);
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(asAttrs(rewriter, tile));
@@ -520,9 +535,7 @@ struct QuantAffineVectorizeContractionsPass
         activationRows = std::max<int64_t>(activationRows, size);
     int64_t stepElements =
         activationRows > 1 ? kStepElementsWithActivation : kStepElementsAlone;
-    int64_t stepTile =
-        largestDivisorAtMost(partial.getStaticLoopRanges()[stepLoop],
-                             std::max<int64_t>(stepElements / laneCount, 1));
+    int64_t stepTile = std::max<int64_t>(stepElements / laneCount, 1);
 
     // The sum's loops are the result's dims and the lane: tile the result
     // dims as the partial op's loops they index, and fuse the partial op.

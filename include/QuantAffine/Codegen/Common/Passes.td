@@ -345,10 +345,19 @@ def QuantAffineEmulateNarrowTypesPass
     one flag per byte). Linalg ops on packed buffers that were not
     vectorized become loops first (`scf.parallel` with `parallel-loops`,
     for the GPU pipeline to map, else `scf.for`).
+
+    With `table-lookup` (the CPU pipeline), int4 codes that a fused
+    contraction converts to float and scales before multiplying them into
+    its partial sums are dequantized by table: the chain is computed once on
+    the 16 codes, by the same ops, and each code looked up (one `vpermps`
+    per 16 on x86). Every weight is bit for bit what the chain gives.
   }];
   let options = [
     Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
-           "Lower linalg ops on packed buffers to scf.parallel, not scf.for">
+           "Lower linalg ops on packed buffers to scf.parallel, not scf.for">,
+    Option<"tableLookup", "table-lookup", "bool", /*default=*/"false",
+           "Dequantize int4 codes inside summed products by a 16-entry "
+           "table (LookupTables.h)">
   ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "memref::MemRefDialect",

@@ -1,0 +1,268 @@
+//===- LookupTables.cpp - packed codes dequantized by table lookup --------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An int4 code has 16 values, so whatever a kernel computes from it and from
+// values equal in every lane (the block's scale and offset) has 16 results:
+// computed once as a 16-lane table, each weight is one lookup instead of an
+// unpack, a conversion and a multiply per lane. Upstream has no table
+// lookup; `vector.extract` at dynamic positions, gathered back into a
+// vector, is what LLVM's x86 backend selects as one `vpermps`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/LookupTables.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Codes per table: one register of f32 (`vpermps` on 16 lanes).
+constexpr int64_t kTableSize = 16;
+
+/// Whether `value` is the same in every lane: a broadcast of a scalar, a
+/// splat constant, or a broadcasting transfer read.
+bool isLaneUniform(Value value) {
+  if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
+    return !isa<VectorType>(broadcast.getSourceType());
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      return dense.isSplat();
+  if (auto read = value.getDefiningOp<vector::TransferReadOp>())
+    return read.getVectorType().getRank() == 1 && !read.getMask() &&
+           read.getPermutationMap().getNumResults() == 1 &&
+           isa<AffineConstantExpr>(read.getPermutationMap().getResult(0));
+  return false;
+}
+
+/// The value of `uniform` on `lanes` lanes, created at the builder.
+Value narrowUniform(OpBuilder &b, Value uniform, int64_t lanes) {
+  auto type = cast<VectorType>(uniform.getType());
+  auto narrow = VectorType::get({lanes}, type.getElementType());
+  Location loc = uniform.getLoc();
+  if (auto broadcast = uniform.getDefiningOp<vector::BroadcastOp>())
+    return vector::BroadcastOp::create(b, loc, narrow, broadcast.getSource());
+  if (auto constant = uniform.getDefiningOp<arith::ConstantOp>())
+    return arith::ConstantOp::create(
+        b, loc,
+        cast<DenseElementsAttr>(constant.getValue()).resizeSplat(narrow));
+  auto read = uniform.getDefiningOp<vector::TransferReadOp>();
+  return vector::TransferReadOp::create(
+      b, loc, narrow, read.getBase(), read.getIndices(),
+      read.getPermutationMapAttr(), read.getPadding(), /*mask=*/Value(),
+      read.getInBoundsAttr());
+}
+
+bool isElementwiseOnLanes(Operation *op, VectorType lanes) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+      !OpTrait::hasElementwiseMappableTraits(op))
+    return false;
+  auto type = dyn_cast<VectorType>(op->getResult(0).getType());
+  return type && type.getShape() == lanes.getShape();
+}
+
+/// The order of the looked-up weights: per chunk of `bytes` bytes, the low
+/// nibbles of its bytes (codes 0, 2, 4, ...), then the high ones (1, 3, ...).
+SmallVector<int64_t> chunkOrder(int64_t lanes, int64_t bytes) {
+  SmallVector<int64_t> order;
+  for (int64_t chunk = 0; chunk < lanes; chunk += 2 * bytes)
+    for (int64_t high = 0; high < 2; ++high)
+      for (int64_t i = 0; i < bytes; ++i)
+        order.push_back(chunk + 2 * i + high);
+  return order;
+}
+
+/// Rewrites the chain from `convert` (sitofp/uitofp of a bitcast of bytes to
+/// int4) if it qualifies; see lookUpPackedCodesInTables.
+void rewriteChain(Operation *convert) {
+  auto bitcast = convert->getOperand(0).getDefiningOp<vector::BitCastOp>();
+  if (!bitcast)
+    return;
+  VectorType bytesType = bitcast.getSourceVectorType();
+  VectorType codesType = bitcast.getResultVectorType();
+  if (bytesType.getRank() != 1 || !bytesType.getElementType().isInteger(8) ||
+      !codesType.getElementType().isInteger(4) || codesType.isScalable() ||
+      codesType.getNumElements() % kTableSize != 0)
+    return;
+  // Chunks of 16 bytes (two lookups, low and high nibbles), or of 8 (one
+  // lookup of both).
+  int64_t byteCount = bytesType.getNumElements();
+  int64_t chunkBytes =
+      byteCount % kTableSize == 0 ? kTableSize : kTableSize / 2;
+  auto lanes = cast<VectorType>(convert->getResult(0).getType());
+  Block *block = convert->getBlock();
+
+  // The chain: ops of this block on these lanes whose other operands are
+  // uniform. Its end, the weight, must feed marked products only.
+  llvm::SetVector<Operation *> chain;
+  chain.insert(convert);
+  for (size_t i = 0; i < chain.size(); ++i)
+    for (Operation *user : chain[i]->getResult(0).getUsers()) {
+      if (chain.contains(user) || user->getBlock() != block ||
+          !isElementwiseOnLanes(user, lanes))
+        continue;
+      if (llvm::all_of(user->getOperands(), [&](Value operand) {
+            Operation *def = operand.getDefiningOp();
+            return (def && chain.contains(def)) || isLaneUniform(operand);
+          }))
+        chain.insert(user);
+    }
+  Operation *weight = nullptr;
+  for (Operation *op : chain) {
+    bool leaves = llvm::any_of(
+        op->getUsers(), [&](Operation *user) { return !chain.contains(user); });
+    if (!leaves)
+      continue;
+    if (weight)
+      return; // more than one value leaves the chain
+    weight = op;
+  }
+  if (!weight)
+    return;
+  SmallVector<arith::MulFOp> products;
+  for (Operation *user : weight->getUsers()) {
+    auto product = dyn_cast<arith::MulFOp>(user);
+    if (chain.contains(user))
+      continue;
+    if (!product || !product->hasAttr(quant_affine::kLanesSummedAttrName) ||
+        product->getBlock() != block || product.getLhs() == product.getRhs())
+      return;
+    products.push_back(product);
+  }
+
+  OpBuilder b(weight->getContext());
+  b.setInsertionPointAfter(weight);
+  Location loc = convert->getLoc();
+  // The table: the chain on the 16 codes, in the order of their bits.
+  SmallVector<APInt> codes;
+  for (int64_t code = 0; code < kTableSize; ++code)
+    codes.push_back(APInt(4, code));
+  auto codesOfTable = VectorType::get({kTableSize}, codesType.getElementType());
+  IRMapping mapping;
+  mapping.map(convert->getOperand(0),
+              arith::ConstantOp::create(
+                  b, loc, DenseElementsAttr::get(codesOfTable, codes)));
+  for (Operation &op : *block) {
+    if (!chain.contains(&op))
+      continue;
+    for (Value operand : op.getOperands())
+      if (!mapping.contains(operand))
+        mapping.map(operand, narrowUniform(b, operand, kTableSize));
+    Operation *copy = b.clone(op, mapping);
+    auto type = cast<VectorType>(copy->getResult(0).getType());
+    copy->getResult(0).setType(
+        VectorType::get({kTableSize}, type.getElementType()));
+    if (&op == weight)
+      break;
+  }
+  Value table = mapping.lookup(weight->getResult(0));
+
+  // The codes as indices: low nibbles, then high nibbles, per chunk.
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t size, function_ref<int64_t(int64_t)> value) {
+    SmallVector<APInt> values;
+    for (int64_t i = 0; i < size; ++i)
+      values.push_back(APInt(32, value(i)));
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(VectorType::get({size}, i32), values));
+  };
+  Value low, high;
+  if (chunkBytes == kTableSize) {
+    Value words = arith::ExtUIOp::create(
+        b, loc, VectorType::get({byteCount}, i32), bitcast.getSource());
+    low = arith::AndIOp::create(
+        b, loc, words, constant(byteCount, [](int64_t) { return 15; }));
+    high = arith::ShRUIOp::create(
+        b, loc, words, constant(byteCount, [](int64_t) { return 4; }));
+  } else {
+    // Each 8 bytes twice, shifted by 0 then 4: one vector of 16 indices.
+    SmallVector<int64_t> twice;
+    for (int64_t chunk = 0; chunk < byteCount; chunk += chunkBytes)
+      for (int64_t copy = 0; copy < 2; ++copy)
+        for (int64_t i = 0; i < chunkBytes; ++i)
+          twice.push_back(chunk + i);
+    int64_t size = twice.size();
+    Value bytes = vector::ShuffleOp::create(b, loc, bitcast.getSource(),
+                                            bitcast.getSource(), twice);
+    Value words =
+        arith::ExtUIOp::create(b, loc, VectorType::get({size}, i32), bytes);
+    Value shifted =
+        arith::ShRUIOp::create(b, loc, words, constant(size, [&](int64_t i) {
+                                 return (i / chunkBytes) % 2 ? 4 : 0;
+                               }));
+    low = arith::AndIOp::create(b, loc, shifted,
+                                constant(size, [](int64_t) { return 15; }));
+  }
+  Type element = cast<VectorType>(table.getType()).getElementType();
+  auto lookUp = [&](Value indices, int64_t first) {
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < kTableSize; ++i) {
+      Value code = vector::ExtractOp::create(b, loc, indices, first + i);
+      Value position =
+          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), code);
+      values.push_back(vector::ExtractOp::create(
+          b, loc, table, ArrayRef<OpFoldResult>{position}));
+    }
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({kTableSize}, element), values);
+  };
+  SmallVector<Value> pieces;
+  if (chunkBytes == kTableSize) {
+    for (int64_t first = 0; first < byteCount; first += kTableSize) {
+      pieces.push_back(lookUp(low, first));
+      pieces.push_back(lookUp(high, first));
+    }
+  } else {
+    for (int64_t first = 0; first < 2 * byteCount; first += kTableSize)
+      pieces.push_back(lookUp(low, first));
+  }
+  // Concatenated pairwise into the weight's type.
+  while (pieces.size() > 1) {
+    SmallVector<Value> joined;
+    for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
+      int64_t size = cast<VectorType>(pieces[i].getType()).getNumElements();
+      SmallVector<int64_t> all =
+          llvm::to_vector(llvm::seq<int64_t>(0, 2 * size));
+      joined.push_back(
+          vector::ShuffleOp::create(b, loc, pieces[i], pieces[i + 1], all));
+    }
+    pieces = joined;
+  }
+  Value looked = pieces.front();
+  SmallVector<int64_t> order = chunkOrder(lanes.getNumElements(), chunkBytes);
+  for (arith::MulFOp product : products) {
+    Value other = product.getLhs() == weight->getResult(0) ? product.getRhs()
+                                                           : product.getLhs();
+    b.setInsertionPoint(product);
+    Value shuffled = vector::ShuffleOp::create(b, loc, other, other, order);
+    product->setOperands({shuffled, looked});
+  }
+}
+
+} // namespace
+
+void mlir::quant_affine::lookUpPackedCodesInTables(Operation *root) {
+  SmallVector<Operation *> converts;
+  root->walk([&](Operation *op) {
+    if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
+        isa<VectorType>(op->getResult(0).getType()))
+      converts.push_back(op);
+  });
+  for (Operation *convert : converts)
+    rewriteChain(convert);
+}
+
+void mlir::quant_affine::dropLanesSummedMarks(Operation *root) {
+  root->walk([](Operation *op) { op->removeAttr(kLanesSummedAttrName); });
+}
