@@ -18,7 +18,7 @@
 // too). It also writes, per case, the inputs and the reference for the ONNX
 // Runtime peer (bench/matmul/ort/ort.js) to ORT_DIR/<case>/.
 //
-// usage: harness ROUNDS ORT_DIR > results.csv
+// usage: harness ROUNDS [ORT_DIR [ONLY]] > results.csv
 // CSV: case,m,n,k,bits,block,threads,variant,seconds,bytes,flops
 
 #include "kernels.h"
@@ -271,6 +271,102 @@ struct Bench {
   }
 };
 
+struct Desc4 {
+  void *allocated, *aligned;
+  int64_t offset, sizes[4], strides[4];
+};
+
+Desc4 desc4(void *p, int64_t a, int64_t b, int64_t c, int64_t d) {
+  return {p, p, 0, {a, b, c, d}, {b * c * d, c * d, d, 1}};
+}
+
+/// The convolutions (gen.py): int8 filters dequantized inside, and f32
+/// filters, 3 x 3 x 64 x 64 on 58 x 58 x 64. Checks the int8 one against
+/// the f32 one on the dequantized filter (within the bound), then times
+/// both, interleaved. Returns the number of mismatches.
+int benchConvolutions(int rounds) {
+  constexpr int64_t H = 58, W = 58, C = 64, F = 64, O = 56;
+  constexpr int64_t filter = 3 * 3 * C * F;
+  auto *x = allocate<float>(H * W * C);
+  auto *q = allocate<int8_t>(filter);
+  auto *s = allocate<float>(F);
+  auto *w = allocate<float>(filter);
+  auto *yq = allocate<float>(O * O * F);
+  auto *yf = allocate<float>(O * O * F);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> value(-1.f, 1.f);
+  std::uniform_int_distribution<int> code(-128, 127);
+  for (int64_t i = 0; i < H * W * C; ++i)
+    x[i] = value(rng);
+  for (int64_t f = 0; f < F; ++f)
+    s[f] = std::ldexp(1.f + value(rng) / 4, -8);
+  for (int64_t i = 0; i < filter; ++i) {
+    q[i] = int8_t(code(rng));
+    w[i] = float(q[i]) * s[i % F];
+  }
+  auto runQuantized = [&] {
+    Desc4 r, xd = desc4(x, 1, H, W, C), qd = desc4(q, 3, 3, C, F),
+             sd = desc4(s, 1, 1, 1, F), d = desc4(yq, 1, O, O, F);
+    _mlir_ciface_conv_int8(&r, &xd, &qd, &sd, &d);
+    if (r.aligned != yq) {
+      std::memcpy(yq, static_cast<float *>(r.aligned) + r.offset,
+                  O * O * F * 4);
+      std::free(r.allocated);
+    }
+  };
+  auto runFloat = [&] {
+    Desc4 r, xd = desc4(x, 1, H, W, C), wd = desc4(w, 3, 3, C, F),
+             d = desc4(yf, 1, O, O, F);
+    _mlir_ciface_conv_f32(&r, &xd, &wd, &d);
+    if (r.aligned != yf) {
+      std::memcpy(yf, static_cast<float *>(r.aligned) + r.offset,
+                  O * O * F * 4);
+      std::free(r.allocated);
+    }
+  };
+  runQuantized();
+  runFloat();
+  // Both sum the same 576 products, each within K 2^-24 sum |x w| of the
+  // exact sum: within twice that of each other.
+  int bad = 0;
+  for (int64_t oh = 0; oh < O; ++oh)
+    for (int64_t ow = 0; ow < O; ++ow)
+      for (int64_t f = 0; f < F; ++f) {
+        double magnitude = 0;
+        for (int64_t kh = 0; kh < 3; ++kh)
+          for (int64_t kw = 0; kw < 3; ++kw)
+            for (int64_t c = 0; c < C; ++c)
+              magnitude +=
+                  std::fabs(double(x[((oh + kh) * W + ow + kw) * C + c]) *
+                            double(w[((kh * 3 + kw) * C + c) * F + f]));
+        int64_t i = (oh * O + ow) * F + f;
+        double bound = 2.0 * 576 * std::ldexp(1.0, -24) * magnitude;
+        if (!(std::fabs(double(yq[i]) - double(yf[i])) <= bound) && ++bad <= 5)
+          std::printf("# conv: %lld: %.9g vs %.9g\n", (long long)i, yq[i],
+                      yf[i]);
+      }
+  double flops = 2.0 * O * O * F * 3 * 3 * C;
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    std::vector<double> tq, tf;
+    for (int r = 0; r < rounds; ++r) {
+      double t0 = now();
+      runQuantized();
+      double t1 = now();
+      runFloat();
+      tq.push_back(t1 - t0);
+      tf.push_back(now() - t1);
+    }
+    std::sort(tq.begin(), tq.end());
+    std::sort(tf.begin(), tf.end());
+    std::printf("conv_3x3_64x64_56x56,0,0,0,8,0,%d,conv-int8,%.9g,%lld,%.9g\n",
+                threads, tq[tq.size() / 2], (long long)filter, flops);
+    std::printf("conv_3x3_64x64_56x56,0,0,0,32,0,%d,conv-f32,%.9g,%lld,%.9g\n",
+                threads, tf[tf.size() / 2], (long long)filter * 4, flops);
+  }
+  return bad;
+}
+
 /// FLOP/s of independent FMA chains on 16 f32 lanes, on all threads.
 double fmaPeak() {
   constexpr int64_t kSteps = 1 << 22;
@@ -304,11 +400,15 @@ double median(std::vector<double> v) {
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 10;
   std::string ortDir = argc > 2 ? argv[2] : "";
+  // Only the cases whose name contains ONLY (and "conv" for the convolutions).
+  std::string only = argc > 3 ? argv[3] : "";
   int64_t llc = lastLevelCacheBytes();
   std::mt19937 rng(20261124);
   std::printf("case,m,n,k,bits,block,threads,variant,seconds,bytes,flops\n");
   int failures = 0;
   for (const Case &c : kCases) {
+    if (std::string(c.name).find(only) == std::string::npos)
+      continue;
     Bench bench(c);
     // Decode reads each weight once: copies past the cache. Prefill reuses
     // them 16 or 128 times and is bound by arithmetic: one copy.
@@ -378,6 +478,8 @@ int main(int argc, char **argv) {
     std::free(bench.x);
     std::free(bench.y);
   }
+  if (std::string("conv").find(only) != std::string::npos)
+    failures += benchConvolutions(rounds);
   for (int threads : {1, 2}) {
     omp_set_num_threads(threads);
     std::vector<double> peaks;

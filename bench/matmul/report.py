@@ -47,6 +47,8 @@ def main():
     print("| weights | threads | bound GB/s | ours GB/s | ours | plain | "
           "ORT f32 / err | ORT int8-act / err |")
     print("|---|---|---|---|---|---|---|---|")
+    convs = {k: v for k, v in cases.items() if "ours" not in v}
+    cases = {k: v for k, v in cases.items() if "ours" in v}
     for (name, threads), v in cases.items():
         if v["ours"]["m"] != "1":
             continue
@@ -79,6 +81,18 @@ def main():
             flops / float(v["plain"]["seconds"]) / 1e9,
             ort_cell(name, "ort-f32", threads, flops, gf),
             ort_cell(name, "ort-int8", threads, flops, gf)))
+
+    if convs:
+        print("\n## Convolution 3x3, 64 -> 64 channels, 56 x 56 (NHWC): int8 "
+              "filters dequantized inside, beside f32 filters, same pipeline\n")
+        print("| threads | int8 filters GFLOP/s | f32 filters GFLOP/s | "
+              "int8 / f32 |")
+        print("|---|---|---|---|")
+        for (name, threads), v in sorted(convs.items()):
+            q = float(v["conv-int8"]["flops"]) / float(v["conv-int8"]["seconds"])
+            f = float(v["conv-f32"]["flops"]) / float(v["conv-f32"]["seconds"])
+            print("| %s | %.1f | %.1f | %.2f |" % (threads, q / 1e9, f / 1e9,
+                                                  q / f))
 
 
 if __name__ == "__main__":
