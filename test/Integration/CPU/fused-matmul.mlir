@@ -10,7 +10,7 @@
 //     one.
 // The forms: x @ W^T (decode and prefill rows, int4 and int8, per-block,
 // per-channel, with offsets, accumulating into the destination), x @ W,
-// batch_matmul, matvec, bf16 activations and weights into f32, and a
+// batch_matmul, matvec, bf16 and f16 activations and weights into f32, and a
 // dynamic batch (left to loops). Each under the pipeline's option sets.
 //
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.ll
@@ -26,8 +26,8 @@
 // RUN: %if libomp %{ clang++ -O2 -fopenmp %S/Inputs/fused-matmul-harness.cpp %t.omp.o -o %t.omp.exe -Wl,-rpath,%mlir_lib_dir %}
 // RUN: %if libomp %{ %t.omp.exe | FileCheck %s %}
 
-// CHECK-COUNT-8: {{^}}k{{[0-9]}}: one-hot exact, within bound, NaN rows match
-// CHECK: all 8 kernels passed
+// CHECK-COUNT-9: {{^}}k{{[0-9]}}: one-hot exact, within bound, NaN rows match
+// CHECK: all 9 kernels passed
 
 // x @ W^T, one row (decode), int4 per block of 32.
 func.func @k1(%x: tensor<1x256xf32>, %q: tensor<64x256xi4>, %s: tensor<64x8xf32>, %d: tensor<1x64xf32>) -> tensor<1x64xf32> attributes {llvm.emit_c_interface} {
@@ -136,4 +136,17 @@ func.func @k8(%x: tensor<3x160xf32>, %q: tensor<24x160xi8>, %s: tensor<24x10xf32
 func.func @k8_weights(%q: tensor<24x160xi8>, %s: tensor<24x10xf32>) -> tensor<24x160xf32> attributes {llvm.emit_c_interface} {
   %w = quant_affine.dequantize %q, %s range [-128, 127] block [1, 16] : (tensor<24x160xi8>, tensor<24x10xf32>) -> tensor<24x160xf32>
   return %w : tensor<24x160xf32>
+}
+
+// f16 activations and weights (int8 per channel), summed in f32.
+func.func @k9(%x: tensor<2x128xf16>, %q: tensor<32x128xi8>, %s: tensor<32x1xf16>, %d: tensor<2x32xf32>) -> tensor<2x32xf32> attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<32x128xi8>, tensor<32x1xf16>) -> tensor<32x128xf16>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%d : tensor<2x32xf32>) -> tensor<2x32xf32>
+  %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<2x128xf16>, tensor<32x128xf16>) outs(%f : tensor<2x32xf32>) -> tensor<2x32xf32>
+  return %m : tensor<2x32xf32>
+}
+func.func @k9_weights(%q: tensor<32x128xi8>, %s: tensor<32x1xf16>) -> tensor<32x128xf16> attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<32x128xi8>, tensor<32x1xf16>) -> tensor<32x128xf16>
+  return %w : tensor<32x128xf16>
 }

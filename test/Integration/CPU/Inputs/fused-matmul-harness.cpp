@@ -83,6 +83,8 @@ void _mlir_ciface_k7(DESC(2), DESC(2), DESC(2), DESC(2), DESC(2));
 void _mlir_ciface_k7_weights(DESC(2), DESC(2), DESC(2));
 void _mlir_ciface_k8(DESC(2), DESC(2), DESC(2), DESC(2), DESC(2));
 void _mlir_ciface_k8_weights(DESC(2), DESC(2), DESC(2));
+void _mlir_ciface_k9(DESC(2), DESC(2), DESC(2), DESC(2), DESC(2));
+void _mlir_ciface_k9_weights(DESC(2), DESC(2), DESC(2));
 }
 
 namespace {
@@ -96,6 +98,7 @@ struct Case {
   bool weightIsKN = false;          // W stored [K][N] (x @ W)
   int bits = 8;                     // 4: packed int4 codes
   bool bf16 = false;                // x, scales and W in bf16
+  bool f16 = false;                 // x, scales and W in f16
   bool accumulates = false;         // init is read (no fill)
   // Scales and offsets, stored in their own shapes; scaleOf(b, n) lists
   // the indices of the scales row n of batch b uses.
@@ -109,6 +112,23 @@ struct Case {
   std::vector<uint8_t> packed; // int4 codes, two per byte
   std::vector<float> scale, offset, x, init, weights, out;
   std::vector<uint16_t> xBF16, scaleBF16;
+
+  bool narrow() const { return bf16 || f16; }
+  uint16_t toBits(float value) const {
+    if (bf16)
+      return floatToBF16(value);
+    _Float16 half = static_cast<_Float16>(value);
+    uint16_t bits;
+    std::memcpy(&bits, &half, 2);
+    return bits;
+  }
+  float fromBits(uint16_t bits) const {
+    if (bf16)
+      return bf16ToFloat(bits);
+    _Float16 half;
+    std::memcpy(&half, &bits, 2);
+    return static_cast<float>(half);
+  }
 
   int64_t weightIndex(int64_t b, int64_t n, int64_t k) const {
     return weightIsKN ? (b * depth + k) * cols + n : (b * cols + n) * depth + k;
@@ -140,9 +160,9 @@ void randomize(Case &c) {
   c.scale.resize(product(c.scaleShape));
   for (auto &s : c.scale)
     s = std::ldexp(float(mantissa(rng)) / 4096.f, exponent(rng));
-  if (c.bf16)
+  if (c.narrow()) // the kernel's scales, rounded to their type
     for (auto &s : c.scale)
-      s = bf16ToFloat(floatToBF16(s)); // truncation is exact below
+      s = c.fromBits(c.toBits(s));
   if (c.offsets) {
     c.offset.resize(c.scale.size());
     std::uniform_int_distribution<int> off(-4, 4);
@@ -152,7 +172,7 @@ void randomize(Case &c) {
   std::uniform_real_distribution<float> value(-2.f, 2.f);
   c.x.resize(c.batch * c.rows * c.depth);
   for (auto &v : c.x)
-    v = c.bf16 ? bf16ToFloat(floatToBF16(value(rng))) : value(rng);
+    v = c.narrow() ? c.fromBits(c.toBits(value(rng))) : value(rng);
   c.init.resize(c.batch * c.rows * c.cols);
   for (auto &v : c.init)
     v = c.accumulates ? value(rng) : 12345.f; // a fill overwrites it
@@ -165,13 +185,13 @@ void stage(Case &c) {
     for (size_t i = 0; i < c.codes.size(); ++i)
       c.packed[i / 2] |= uint8_t((c.codes[i] & 0xF) << (4 * (i % 2)));
   }
-  if (c.bf16) {
+  if (c.narrow()) {
     c.xBF16.resize(c.x.size());
     for (size_t i = 0; i < c.x.size(); ++i)
-      c.xBF16[i] = floatToBF16(c.x[i]);
+      c.xBF16[i] = c.toBits(c.x[i]);
     c.scaleBF16.resize(c.scale.size());
     for (size_t i = 0; i < c.scale.size(); ++i)
-      c.scaleBF16[i] = floatToBF16(c.scale[i]);
+      c.scaleBF16[i] = c.toBits(c.scale[i]);
   }
 }
 
@@ -277,12 +297,12 @@ template <int R> std::vector<float> readResult(const Desc<R> &result) {
   return values;
 }
 
-std::vector<float> readBF16Result(const Desc<2> &result) {
+std::vector<float> readHalfResult(const Case &c, const Desc<2> &result) {
   int64_t count = result.sizes[0] * result.sizes[1];
   std::vector<float> values(count);
   auto *data = static_cast<uint16_t *>(result.aligned) + result.offset;
   for (int64_t i = 0; i < count; ++i)
-    values[i] = bf16ToFloat(data[i]);
+    values[i] = c.fromBits(data[i]);
   return values;
 }
 
@@ -336,6 +356,13 @@ int main() {
   }
   {
     Case c{"k7", 1, 5, 32, 64};
+    c.scaleShape = {32, 1};
+    c.scalesOfRow = blockRow(32, 1);
+    cases.push_back(c);
+  }
+  {
+    Case c{"k9", 1, 2, 32, 128};
+    c.f16 = true;
     c.scaleShape = {32, 1};
     c.scalesOfRow = blockRow(32, 1);
     cases.push_back(c);
@@ -434,7 +461,7 @@ int main() {
         Desc<2> r, s = desc<2>(p->scaleBF16.data(), p->scaleShape);
         Desc<1> q = bytes(p->packed);
         _mlir_ciface_k6_weights(&r, &q, &s);
-        p->weights = readBF16Result(r);
+        p->weights = readHalfResult(*p, r);
       };
       c.callKernel = [p] {
         Desc<2> r, x = desc<2>(p->xBF16.data(), {2, 128}),
@@ -442,6 +469,21 @@ int main() {
                    d = desc<2>(p->init.data(), {2, 32});
         Desc<1> q = bytes(p->packed);
         _mlir_ciface_k6(&r, &x, &q, &s, &d);
+        p->out = readResult(r);
+      };
+    } else if (c.name == "k9") {
+      c.callWeights = [p, codes2] {
+        Desc<2> r, q = codes2({32, 128}),
+                   s = desc<2>(p->scaleBF16.data(), p->scaleShape);
+        _mlir_ciface_k9_weights(&r, &q, &s);
+        p->weights = readHalfResult(*p, r);
+      };
+      c.callKernel = [p, codes2] {
+        Desc<2> r, x = desc<2>(p->xBF16.data(), {2, 128}),
+                   q = codes2({32, 128}),
+                   s = desc<2>(p->scaleBF16.data(), p->scaleShape),
+                   d = desc<2>(p->init.data(), {2, 32});
+        _mlir_ciface_k9(&r, &x, &q, &s, &d);
         p->out = readResult(r);
       };
     } else if (c.name == "k7" || c.name == "k8") {
