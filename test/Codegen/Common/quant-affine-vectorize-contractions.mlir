@@ -1,0 +1,84 @@
+// quant-affine-vectorize-contractions (docs/FusedMatmul.md).
+// RUN: quant-affine-opt %s --quant-affine-vectorize-contractions=parallel-outer --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-vectorize-contractions --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SERIAL
+// RUN: not quant-affine-opt %s --quant-affine-vectorize-contractions=lanes=0 2>&1 | FileCheck %s --check-prefix=ZERO
+
+// ZERO: lanes must be at least 1, got 0
+
+// x @ W^T with the dequantize fused in (as elementwise fusion leaves it): K
+// splits into steps and 32 lanes; tiles of 4 weight rows in an scf.forall;
+// steps of two blocks, the accumulators carried in vectors; the marked
+// product; the lanes summed once, reassociated.
+// CHECK-LABEL: func.func @decode(
+// CHECK: tensor.expand_shape %{{.*}} output_shape [64, 8, 1, 32] : tensor<64x256xi4> into tensor<64x8x1x32xi4>
+// CHECK: scf.forall (%[[ROW:.*]]) = (0) to (64) step (4)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<1x4x32xf32>)
+// CHECK: vector.transfer_read %{{.*}} : tensor<64x8x1x32xi4>, vector<32xi4>
+// CHECK: arith.mulf {{.*}} fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+// CHECK: arith.addf {{.*}} fastmath<contract> : vector<32xf32>
+// CHECK-COUNT-4: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<32xf32> into f32
+// CHECK-NOT: linalg.generic
+// SERIAL-LABEL: func.func @decode(
+// SERIAL-NOT: scf.forall
+// SERIAL: scf.for
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+  func.func @decode(%arg0: tensor<1x256xf32>, %arg1: tensor<64x256xi4>, %arg2: tensor<64x8xf32>, %arg3: tensor<1x64xf32>) -> tensor<1x64xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %expanded = tensor.expand_shape %arg1 [[0], [1, 2]] output_shape [64, 8, 32] : tensor<64x256xi4> into tensor<64x8x32xi4>
+    %0 = linalg.fill ins(%cst : f32) outs(%arg3 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %expanded_0 = tensor.expand_shape %arg0 [[0], [1, 2]] output_shape [1, 8, 32] : tensor<1x256xf32> into tensor<1x8x32xf32>
+    %1 = linalg.generic {indexing_maps = [#map, #map1, #map2, #map3], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%expanded_0, %expanded, %arg2 : tensor<1x8x32xf32>, tensor<64x8x32xi4>, tensor<64x8xf32>) outs(%0 : tensor<1x64xf32>) {
+    ^bb0(%in: f32, %in_1: i4, %in_2: f32, %out: f32):
+      %2 = arith.sitofp %in_1 : i4 to f32
+      %3 = arith.mulf %2, %in_2 : f32
+      %4 = arith.mulf %in, %3 : f32
+      %5 = arith.addf %out, %4 : f32
+      linalg.yield %5 : f32
+    } -> tensor<1x64xf32>
+    return %1 : tensor<1x64xf32>
+  }
+
+// -----
+
+// x @ W: the lanes are 16 results of a row; 4 rows of x per tile; each
+// step adds a product, with no lane sum and no mark.
+// CHECK-LABEL: func.func @x_w(
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<4x16xf32>)
+// CHECK: arith.mulf {{.*}} fastmath<contract> : vector<16xf32>
+// CHECK-NOT: lanes_summed
+// CHECK-NOT: vector.reduction
+func.func @x_w(%x: tensor<4x64xf32>, %w: tensor<64x96xf32>, %d: tensor<4x96xf32>) -> tensor<4x96xf32> {
+  %m = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x96xf32>) outs(%d : tensor<4x96xf32>) -> tensor<4x96xf32>
+  return %m : tensor<4x96xf32>
+}
+
+// -----
+
+// Left to loops: a dynamic size (generalized only) and a reduction that is
+// not a float sum. K = 63 gives no lanes along K: the 8 results carry them.
+// CHECK-LABEL: func.func @dynamic(
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @max_reduction(
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @odd(
+// CHECK-NOT: linalg.generic
+// CHECK: arith.mulf {{.*}} : vector<8xf32>
+func.func @dynamic(%x: tensor<?x64xf32>, %w: tensor<64x96xf32>, %d: tensor<?x96xf32>) -> tensor<?x96xf32> {
+  %m = linalg.matmul ins(%x, %w : tensor<?x64xf32>, tensor<64x96xf32>) outs(%d : tensor<?x96xf32>) -> tensor<?x96xf32>
+  return %m : tensor<?x96xf32>
+}
+func.func @max_reduction(%x: tensor<8x64xf32>, %d: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%d : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+func.func @odd(%x: tensor<1x63xf32>, %w: tensor<8x63xf32>, %d: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<1x63xf32>, tensor<8x63xf32>) outs(%d : tensor<1x8xf32>) -> tensor<1x8xf32>
+  return %m : tensor<1x8xf32>
+}
