@@ -68,8 +68,9 @@ def QuantAffineVectorizeContractionsPass
     that elementwise fusion makes when `quant_affine.dequantize` feeds them.
     The weight's element is dequantized inside the loop, in registers.
 
-    The vector runs along the loop that is contiguous in the largest input
-    (the weight): its last dim.
+    The vector runs along the loop that is contiguous in the weight (the
+    largest input read through a projected permutation): its last dim, or
+    the result's last dim where the weight's is too short (a 3 x 3 filter).
 
     * When that loop is a reduction (`x @ W^T`, the layout of LLM weights),
       it is split into `K / lanes` steps and a parallel dim of `lanes`: the
@@ -78,16 +79,19 @@ def QuantAffineVectorizeContractionsPass
       up, once per result, into the original destination.
     * When it is parallel (`x @ W`), the lanes are results of their own.
 
-    The parallel loops are tiled into register tiles (up to 4 rows of the
-    activation by up to 8 rows of the weight) with `scf.forall` when
-    `parallel-outer` (threads, through the CPU pipeline's `openmp`) and
-    `scf.for` otherwise; the partial sums of a tile are fused into it
-    (upstream's tile-and-fuse); the reduction loops are tiled with `scf.for`
-    by one step (a block of a blocked encoding is one or a few steps, so its
-    scale is read once per block); each tile is vectorized, its
-    accumulator hoisted out of the reduction loops into registers
-    (`hoistLoopInvariantSubsets`), and the vectors are unrolled to one
-    dimension of `lanes`.
+    The parallel loops are tiled into register tiles (4 rows of the weight,
+    or 8 rows of the activation by 2 of the weight, with half the lanes)
+    with `scf.forall` when `parallel-outer` (threads, through the CPU
+    pipeline's `openmp`) and `scf.for` otherwise; the partial sums of a tile
+    are fused into it (upstream's tile-and-fuse); the reduction loops are
+    tiled with `scf.for` into steps of up to 64 elements (whole blocks of a
+    blocked encoding, so a block's scale is read once per row); the unit
+    dims of a step are dropped (a convolution's window becomes a plain
+    read); each step is vectorized, its accumulator hoisted out of the
+    reduction loops into registers (`hoistLoopInvariantSubsets`), and the
+    vectors are unrolled to one dimension of `lanes`. Products of lane-split
+    sums are marked `quant_affine.lanes_summed` for the int4 table lookup of
+    `quant-affine-emulate-narrow-types`.
 
     Sums are reassociated (lane by lane, then the lanes); every other value
     is computed as in the op's body, so the weight is exactly what the
