@@ -52,6 +52,7 @@ if [ "$ORT" != 0 ]; then
   bash "$ROOT/bench/matmul/ort/install.sh" "$OUT/ort-node"
   for dir in "$OUT"/ort-cases/*/; do
     name=$(basename "$dir")
+    python3 "$ROOT/bench/matmul/ort/make_model.py" "$dir"
     rounds=$ROUNDS
     case $name in mm_m1_*) ;; *) rounds=$(( ROUNDS / 3 > 3 ? ROUNDS / 3 : 3 )) ;; esac
     for threads in 1 2; do

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ONNX Runtime's MatMulNBits on a case of bench/matmul:
+//   node ort.js CASE_DIR ROUNDS THREADS MODE
+// MODE: f32 (accuracy_level 0) or int8 (4: activations rounded to int8).
+// Runs CASE_DIR/model-MODE.onnx (make_model.py) on a.bin, 2 warm-up runs
+// then ROUNDS timed ones, and prints one CSV line:
+//   ort-MODE,THREADS,median seconds,max |y - ref| / max |ref|,
+//   max over outputs of |y - ref| / (K 2^-24 sum |a w|)
+// against ref.bin and mag.bin (float64, from the harness).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const ort = require('onnxruntime-node');
+
+function readF64(file) {
+  const buf = fs.readFileSync(file);
+  return new Float64Array(buf.buffer, buf.byteOffset, buf.length / 8);
+}
+
+async function main() {
+  const [dir, roundsArg, threadsArg, mode] = process.argv.slice(2);
+  const rounds = Number(roundsArg), threads = Number(threadsArg);
+  const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json')));
+  const session = await ort.InferenceSession.create(
+      path.join(dir, `model-${mode}.onnx`), {
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+        executionMode: 'sequential',
+      });
+  const abuf = fs.readFileSync(path.join(dir, 'a.bin'));
+  const a = new Float32Array(abuf.buffer.slice(abuf.byteOffset, abuf.byteOffset + abuf.length));
+  const feeds = {A: new ort.Tensor('float32', a, [meta.M, meta.K])};
+  let y;
+  for (let i = 0; i < 2; ++i)
+    y = (await session.run(feeds)).Y.data;
+  const times = [];
+  for (let i = 0; i < rounds; ++i) {
+    const start = process.hrtime.bigint();
+    y = (await session.run(feeds)).Y.data;
+    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  times.sort((p, q) => p - q);
+  const ref = readF64(path.join(dir, 'ref.bin'));
+  const mag = readF64(path.join(dir, 'mag.bin'));
+  let maxErr = 0, maxRef = 0, maxBound = 0;
+  const unit = meta.K * Math.pow(2, -24);
+  for (let i = 0; i < ref.length; ++i) {
+    const err = Math.abs(y[i] - ref[i]);
+    maxErr = Math.max(maxErr, err);
+    maxRef = Math.max(maxRef, Math.abs(ref[i]));
+    maxBound = Math.max(maxBound, err / (unit * mag[i] + 1e-300));
+  }
+  console.log(`ort-${mode},${threads},${times[Math.floor(times.length / 2)]},` +
+              `${maxErr / maxRef},${maxBound}`);
+}
+
+main().catch((e) => {
+  console.error(e.message || e);
+  process.exit(1);
+});
