@@ -331,7 +331,7 @@ tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
 void sumLanesReassociated(RewriterBase &rewriter,
                           vector::MultiDimReductionOp reduction) {
   VectorType source = reduction.getSourceVectorType();
-  ArrayRef<bool> reduced = reduction.getReductionMask();
+  SmallVector<bool> reduced = reduction.getReductionMask();
   if (reduction.getKind() != vector::CombiningKind::ADD ||
       source.getRank() < 2 || !reduced.back() ||
       llvm::count(reduced, true) != 1 || source.isScalable())
