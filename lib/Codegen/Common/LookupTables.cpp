@@ -72,7 +72,7 @@ bool isElementwiseOnLanes(Operation *op, VectorType lanes) {
   return type && type.getShape() == lanes.getShape();
 }
 
-/// The order of the looked-up weights: per chunk of `bytes` bytes, the low
+/// The order of the looked-up weights of 16-byte chunks: per chunk, the low
 /// nibbles of its bytes (codes 0, 2, 4, ...), then the high ones (1, 3, ...).
 SmallVector<int64_t> chunkOrder(int64_t lanes, int64_t bytes) {
   SmallVector<int64_t> order;
@@ -95,8 +95,8 @@ void rewriteChain(Operation *convert) {
       !codesType.getElementType().isInteger(4) || codesType.isScalable() ||
       codesType.getNumElements() % kTableSize != 0)
     return;
-  // Chunks of 16 bytes (two lookups, low and high nibbles), or of 8 (one
-  // lookup of both).
+  // Chunks of 16 bytes (two lookups, low and high nibbles, the activation
+  // shuffled alike), or of 8 (one lookup of both, in order).
   int64_t byteCount = bytesType.getNumElements();
   int64_t chunkBytes =
       byteCount % kTableSize == 0 ? kTableSize : kTableSize / 2;
@@ -186,21 +186,18 @@ void rewriteChain(Operation *convert) {
     high = arith::ShRUIOp::create(
         b, loc, words, constant(byteCount, [](int64_t) { return 4; }));
   } else {
-    // Each 8 bytes twice, shifted by 0 then 4: one vector of 16 indices.
+    // Each byte twice, shifted by 0 then 4: the codes in their own order,
+    // one vector of 16 indices per 8 bytes (no shuffle of the activation).
     SmallVector<int64_t> twice;
-    for (int64_t chunk = 0; chunk < byteCount; chunk += chunkBytes)
-      for (int64_t copy = 0; copy < 2; ++copy)
-        for (int64_t i = 0; i < chunkBytes; ++i)
-          twice.push_back(chunk + i);
+    for (int64_t i = 0; i < 2 * byteCount; ++i)
+      twice.push_back(i / 2);
     int64_t size = twice.size();
     Value bytes = vector::ShuffleOp::create(b, loc, bitcast.getSource(),
                                             bitcast.getSource(), twice);
     Value words =
         arith::ExtUIOp::create(b, loc, VectorType::get({size}, i32), bytes);
-    Value shifted =
-        arith::ShRUIOp::create(b, loc, words, constant(size, [&](int64_t i) {
-                                 return (i / chunkBytes) % 2 ? 4 : 0;
-                               }));
+    Value shifted = arith::ShRUIOp::create(
+        b, loc, words, constant(size, [](int64_t i) { return i % 2 ? 4 : 0; }));
     low = arith::AndIOp::create(b, loc, shifted,
                                 constant(size, [](int64_t) { return 15; }));
   }
@@ -240,6 +237,12 @@ void rewriteChain(Operation *convert) {
     pieces = joined;
   }
   Value looked = pieces.front();
+  if (chunkBytes != kTableSize) {
+    // In the codes' own order already.
+    for (arith::MulFOp product : products)
+      product->replaceUsesOfWith(weight->getResult(0), looked);
+    return;
+  }
   SmallVector<int64_t> order = chunkOrder(lanes.getNumElements(), chunkBytes);
   for (arith::MulFOp product : products) {
     Value other = product.getLhs() == weight->getResult(0) ? product.getRhs()
