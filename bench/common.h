@@ -5,6 +5,8 @@
 // compiled kernel, and the layout of each encoding's scales.
 #pragma once
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 struct MemRef2D {
@@ -83,4 +85,20 @@ inline void fillInputs(float *x, int8_t *q, int64_t elems, float *scales,
     scales[i] = static_cast<float>(0.01 + (i * 37 % 400) / 10000.0);
     offsets[i] = static_cast<float>(i * 5 % 7 - 3);
   }
+}
+
+/// `count` zeroed values on 4096-byte pages, first touched by all OpenMP
+/// threads as the kernels will use them (NUMA placement); exits when out of
+/// memory.
+template <typename T> T *allocateFirstTouch(int64_t count) {
+  size_t bytes = (count * sizeof(T) + 4095) / 4096 * 4096;
+  auto *p = static_cast<T *>(std::aligned_alloc(4096, bytes));
+  if (!p) {
+    std::fprintf(stderr, "out of memory\n");
+    std::exit(1);
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < count; ++i)
+    p[i] = T();
+  return p;
 }

@@ -47,17 +47,7 @@ static_assert(kCols % kLimitRowMultiple == 0,
               "the limit loops move whole steps of a row");
 
 template <typename T> T *allocate(int64_t count) {
-  size_t bytes = (count * sizeof(T) + 4095) / 4096 * 4096;
-  auto *p = static_cast<T *>(std::aligned_alloc(4096, bytes));
-  if (!p) {
-    std::fprintf(stderr, "out of memory\n");
-    std::exit(1);
-  }
-  // First touch from all threads, as the kernels will use it.
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < count; ++i)
-    p[i] = T();
-  return p;
+  return allocateFirstTouch<T>(count);
 }
 
 MemRef2D view(void *data, int64_t rows, int64_t cols) {

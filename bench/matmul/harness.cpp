@@ -21,6 +21,7 @@
 // usage: harness ROUNDS [ORT_DIR [ONLY]] > results.csv
 // CSV: case,m,n,k,bits,block,threads,variant,seconds,bytes,flops
 
+#include "common.h"
 #include "kernels.h"
 
 #include <immintrin.h>
@@ -54,16 +55,7 @@ Desc2 desc2(void *p, int64_t rows, int64_t cols) {
 }
 
 template <typename T> T *allocate(int64_t count) {
-  size_t bytes = (count * sizeof(T) + 4095) / 4096 * 4096;
-  auto *p = static_cast<T *>(std::aligned_alloc(4096, bytes));
-  if (!p) {
-    std::fprintf(stderr, "out of memory\n");
-    std::exit(1);
-  }
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < count; ++i)
-    p[i] = T();
-  return p;
+  return allocateFirstTouch<T>(count);
 }
 
 double now() {

@@ -38,7 +38,7 @@ python3 "$ROOT/bench/matmul/gen.py" "$OUT"
 "$OPT" "$OUT/kernels.mlir" --quant-affine-cpu-pipeline="openmp=true" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$OUT/kernels.ll"
 "$LLVM/clang" -O3 -march=native -Wno-override-module -c "$OUT/kernels.ll" -o "$OUT/kernels.o"
-"$LLVM/clang++" -O3 -march=native -fopenmp -std=c++17 -I "$OUT" \
+"$LLVM/clang++" -O3 -march=native -fopenmp -std=c++17 -I "$OUT" -I "$ROOT/bench" \
   "$ROOT/bench/matmul/harness.cpp" "$OUT/kernels.o" -o "$OUT/harness" \
   -Wl,-rpath,/usr/lib/llvm-22/lib
 
