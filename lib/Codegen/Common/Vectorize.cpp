@@ -8,6 +8,7 @@
 
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -197,24 +198,6 @@ void takeDimsFromUnpackedOperands(RewriterBase &rewriter,
   }
 }
 
-/// Tiles `op` by `sizes` (0: not tiled) with scf.for, or scf.forall when
-/// `parallel`; returns the op of one tile, or null when tiling failed (the
-/// op is then left as it is).
-linalg::GenericOp tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
-                                 ArrayRef<OpFoldResult> sizes, bool parallel) {
-  scf::SCFTilingOptions options;
-  options.setTileSizes(sizes);
-  if (parallel)
-    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
-    return {};
-  rewriter.replaceOp(op, tiled->replacements);
-  return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
-}
-
 /// The largest power of two not above `width` that divides `size`; 1 for a
 /// dynamic size.
 int64_t dividingWidth(int64_t size, int64_t width) {
@@ -247,7 +230,7 @@ linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
     width = std::max<int64_t>(inner, 1);
   }
   sizes.back() = rewriter.getIndexAttr(width);
-  return tileAndReplace(rewriter, op, sizes, parallelLoops);
+  return quant_affine::tileAndReplace(rewriter, op, sizes, parallelLoops);
 }
 
 /// Splits the outermost dim of `op` into an scf.forall of chunks (a row, or
@@ -256,7 +239,7 @@ linalg::GenericOp splitOutermost(RewriterBase &rewriter, linalg::GenericOp op) {
   unsigned loops = op.getNumLoops();
   SmallVector<OpFoldResult> sizes(loops, rewriter.getIndexAttr(0));
   sizes.front() = rewriter.getIndexAttr(loops == 1 ? 4096 : 1);
-  return tileAndReplace(rewriter, op, sizes, /*parallel=*/true);
+  return quant_affine::tileAndReplace(rewriter, op, sizes, /*forall=*/true);
 }
 
 /// Vectorizes `op` (with masks when `vectorSizes` is given) and replaces it.

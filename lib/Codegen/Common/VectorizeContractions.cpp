@@ -17,6 +17,7 @@
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -289,27 +290,6 @@ SmallVector<OpFoldResult> asAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
   });
 }
 
-/// Tiles `op` by `sizes` (0: not tiled) with scf.for, or one scf.forall,
-/// and replaces it; returns the op of one tile (and the loops, outermost
-/// first, in `loops`), or null when upstream tiling fails.
-linalg::GenericOp tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
-                                 ArrayRef<int64_t> sizes, bool forall,
-                                 SmallVector<LoopLikeOpInterface> *loops) {
-  scf::SCFTilingOptions options;
-  options.setTileSizes(asAttrs(rewriter, sizes));
-  if (forall)
-    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
-    return {};
-  rewriter.replaceOp(op, tiled->replacements);
-  if (loops)
-    *loops = tiled->loops;
-  return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
-}
-
 /// Tiles the reduction loops of `op` (a tile with static shape): the step
 /// loop by `stepTile`, the others by one, with scf.for; returns the op of
 /// one step and the loops, outermost first.
@@ -332,8 +312,8 @@ tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
     }
   }
   SmallVector<LoopLikeOpInterface> loops;
-  linalg::GenericOp step =
-      tileAndReplace(rewriter, op, sizes, /*forall=*/false, &loops);
+  linalg::GenericOp step = quant_affine::tileAndReplace(
+      rewriter, op, asAttrs(rewriter, sizes), /*forall=*/false, &loops);
   if (!step)
     return failure();
   return std::make_pair(step, loops);
@@ -492,8 +472,8 @@ struct QuantAffineVectorizeContractionsPass
     OpOperand *weight = largestInput(op);
     markFusableProduct(op, /*lanesSummed=*/false);
     SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, laneCount);
-    linalg::GenericOp registerTileOp =
-        tileAndReplace(rewriter, op, tile, parallelOuter, /*loops=*/nullptr);
+    linalg::GenericOp registerTileOp = quant_affine::tileAndReplace(
+        rewriter, op, asAttrs(rewriter, tile), parallelOuter);
     if (!registerTileOp)
       return failure();
     // The reduction loops follow in their order, one step each.

@@ -1,0 +1,31 @@
+//===- TileAndReplace.h - tile a linalg.generic in place --------*- C++ -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_COMMON_TILEANDREPLACE_H
+#define QUANT_AFFINE_CODEGEN_COMMON_TILEANDREPLACE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+namespace mlir {
+namespace quant_affine {
+
+/// Tiles `op` by `sizes` (0: not tiled) with `scf.for` loops, or one
+/// `scf.forall` when `forall`, and replaces it. Returns the op of one tile
+/// (and the loops, outermost first, in `loops` if given), or null when
+/// upstream tiling fails (the op is then left as it is).
+linalg::GenericOp
+tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
+               ArrayRef<OpFoldResult> sizes, bool forall,
+               SmallVector<LoopLikeOpInterface> *loops = nullptr);
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_CODEGEN_COMMON_TILEANDREPLACE_H
