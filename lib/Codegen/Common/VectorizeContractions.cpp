@@ -72,13 +72,21 @@ int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
 /// Whether `op` sums into its one result: the yielded value is
 /// `arith.addf %out, %v` (either order), the only use of `%out`, in a float
 /// type. Such sums may be reassociated.
+/// The `arith.addf` that `op`'s body yields, if any.
+arith::AddFOp yieldedAdd(linalg::GenericOp op) {
+  auto add = op.getBlock()
+                 ->getTerminator()
+                 ->getOperand(0)
+                 .getDefiningOp<arith::AddFOp>();
+  return add && add->getBlock() == op.getBlock() ? add : arith::AddFOp();
+}
+
 bool isFloatSum(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
     return false;
   Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || add->getBlock() != body)
+  arith::AddFOp add = yieldedAdd(op);
+  if (!add)
     return false;
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   if (!out.hasOneUse() || (add.getLhs() != out && add.getRhs() != out))
@@ -128,8 +136,7 @@ bool hasVectorizableOperands(linalg::GenericOp op) {
 /// anyway, and the product's factors (the weight as dequantized) are
 /// unchanged.
 void markFusableProduct(linalg::GenericOp op, bool lanesSummed) {
-  auto combiner = cast<arith::AddFOp>(
-      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp());
+  arith::AddFOp combiner = yieldedAdd(op);
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   Value addend =
       combiner.getLhs() == out ? combiner.getRhs() : combiner.getLhs();
@@ -229,8 +236,7 @@ splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<utils::IteratorType> sumIterators(rank,
                                                 utils::IteratorType::parallel);
   sumIterators.push_back(utils::IteratorType::reduction);
-  auto originalAdd = cast<arith::AddFOp>(
-      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp());
+  arith::AddFOp originalAdd = yieldedAdd(op);
   bool outFirst = originalAdd.getLhs() ==
                   op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   arith::FastMathFlags flags = originalAdd.getFastmath();

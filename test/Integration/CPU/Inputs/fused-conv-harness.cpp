@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "strided-memref.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -22,20 +24,6 @@
 #include <vector>
 
 namespace {
-template <int R> struct Desc {
-  void *allocated, *aligned;
-  int64_t offset, sizes[R], strides[R];
-};
-template <int R> Desc<R> desc(void *data, std::vector<int64_t> shape) {
-  Desc<R> d{data, data, 0, {}, {}};
-  int64_t stride = 1;
-  for (int i = R - 1; i >= 0; --i) {
-    d.sizes[i] = shape[i];
-    d.strides[i] = stride;
-    stride *= shape[i];
-  }
-  return d;
-}
 template <int R> std::vector<float> read(const Desc<R> &d, int64_t count) {
   std::vector<float> v(count);
   std::memcpy(v.data(), static_cast<float *>(d.aligned) + d.offset,

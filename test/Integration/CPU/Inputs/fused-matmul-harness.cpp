@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "strided-memref.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -28,22 +30,6 @@
 #include <vector>
 
 namespace {
-
-template <int R> struct Desc {
-  void *allocated, *aligned;
-  int64_t offset, sizes[R], strides[R];
-};
-
-template <int R> Desc<R> desc(void *data, std::vector<int64_t> shape) {
-  Desc<R> d{data, data, 0, {}, {}};
-  int64_t stride = 1;
-  for (int i = R - 1; i >= 0; --i) {
-    d.sizes[i] = shape[i];
-    d.strides[i] = stride;
-    stride *= shape[i];
-  }
-  return d;
-}
 
 /// A packed sub-byte buffer: rank 1, bytes (docs/Packing.md).
 Desc<1> bytes(std::vector<uint8_t> &data) {
