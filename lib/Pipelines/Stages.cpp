@@ -25,6 +25,7 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -126,6 +127,9 @@ void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
   pm.addPass(createConvertVectorToSCFPass(toSCF));
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
+  // Loop indices are never negative: the signed floor divisions of the
+  // lowered affine maps (sub-byte addresses) become plain shifts.
+  pm.addPass(arith::createArithIntRangeOpts());
 }
 
 void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {

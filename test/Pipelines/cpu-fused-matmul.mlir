@@ -1,7 +1,8 @@
 // Dequantize fused into matmuls, vectorized (docs/FusedMatmul.md): the
 // dequantized weight never reaches memory (no buffer of its size, no f32
-// store in the loop), the packed int4 codes are read as whole bytes, the
-// block's scale once per block and row, and the products are summed with
+// store in the loop), the packed int4 codes are read as whole bytes and
+// prefetched some rows ahead, the block's scale once per block and row, and
+// the products are summed with
 // FMAs on 16-lane f32 vectors; int4 codes are looked up in a 16-entry table
 // of their dequantized values. The numbers are checked by
 // test/Integration/CPU/fused-matmul.mlir.
@@ -22,6 +23,7 @@
 // MLIR: llvm.fadd %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : vector<{{16|32}}xf32>
 // MLIR-LABEL: llvm.func @_mlir_ciface_decode_int4
 // LLVM-LABEL: define {{.*}} @decode_int4(
+// LLVM: call void @llvm.prefetch.p0(ptr %{{.*}}, i32 0, i32 3, i32 1)
 // LLVM: load <16 x i8>
 // LLVM: fmul contract <{{16|32}} x float>
 // LLVM: fadd contract <{{16|32}} x float>
@@ -29,6 +31,7 @@
 // ASM-LABEL: decode_int4:
 // ASM: vperm{{d|ps}} {{.*}}%zmm
 // ASM: vfmadd{{[0-9]+}}ps {{.*}}%zmm
+// ASM: prefetcht0
 func.func @decode_int4(%x: tensor<1x512xf32>, %q: tensor<256x512xi4>, %s: tensor<256x16xf32>, %d: tensor<1x256xf32>) -> tensor<1x256xf32> attributes {llvm.emit_c_interface} {
   %w = quant_affine.dequantize %q, %s range [-8, 7] block [1, 32] : (tensor<256x512xi4>, tensor<256x16xf32>) -> tensor<256x512xf32>
   %zero = arith.constant 0.0 : f32

@@ -1050,7 +1050,6 @@ struct QuantAffineEmulateNarrowTypesPass
       return signalPassFailure();
     if (tableLookup)
       quant_affine::lookUpPackedCodesInTables(module);
-    quant_affine::dropLanesSummedMarks(module);
     RewritePatternSet upstream(context);
     vector::populateVectorNarrowTypeRewritePatterns(upstream);
     RewritePatternSet rewrites(context);

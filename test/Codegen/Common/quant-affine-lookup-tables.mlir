@@ -3,7 +3,8 @@
 // broadcast scale) is computed on the 16 codes, each code is looked up, and
 // the activation is shuffled to the lookups' order (low nibbles, then high).
 // Products without the lanes_summed mark, and the pass without
-// table-lookup, keep the conversion. The mark never survives the pass.
+// table-lookup, keep the conversion. The marks stay for
+// quant-affine-prefetch-weights, which drops them.
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types=table-lookup --canonicalize --split-input-file | FileCheck %s
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 
@@ -19,13 +20,11 @@
 // CHECK-COUNT-32: vector.extract %[[TABLE]][%{{.*}}] : f32 from vector<16xf32>
 // CHECK: %[[XV:.*]] = vector.transfer_read %[[X]]
 // CHECK: %[[XS:.*]] = vector.shuffle %[[XV]], %[[XV]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<32xf32>, vector<32xf32>
-// CHECK: arith.mulf %[[XS]], %{{.*}} fastmath<contract> : vector<32xf32>
-// CHECK-NOT: lanes_summed
+// CHECK: arith.mulf %[[XS]], %{{.*}} fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
 // CHECK-NOT: arith.sitofp
 // OFF-LABEL: func.func @lut(
 // OFF-NOT: vector.extract %{{.*}}[%{{.*}}] : f32
 // OFF: arith.sitofp
-// OFF-NOT: lanes_summed
 func.func @lut(%codes: memref<64x32xi4>, %x: memref<32xf32>, %s: memref<64xf32>, %acc: vector<32xf32>, %row: index) -> vector<32xf32> {
   %c0 = arith.constant 0 : index
   %pi = arith.constant 0 : i4

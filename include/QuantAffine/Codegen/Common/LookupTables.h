@@ -30,7 +30,8 @@ constexpr StringLiteral kLanesSummedAttrName = "quant_affine.lanes_summed";
 /// and the product's other factor is shuffled to the same order.
 void lookUpPackedCodesInTables(Operation *root);
 
-/// Removes the marks above (they must not reach the LLVM dialect).
+/// Removes the marks above (they must not reach the LLVM dialect; the last
+/// pass that reads them, quant-affine-prefetch-weights, calls this).
 void dropLanesSummedMarks(Operation *root);
 
 } // namespace quant_affine

@@ -316,6 +316,33 @@ def QuantAffineCheckLoweredPass
   ];
 }
 
+def QuantAffinePrefetchWeightsPass
+    : Pass<"quant-affine-prefetch-weights", "func::FuncOp"> {
+  let summary = "Prefetch the weights of fused contractions; drop the "
+                "lanes_summed marks";
+  let description = [{
+    A fused contraction's register tile (quant-affine-vectorize-contractions)
+    reads a few weight rows side by side, a short stretch of each per step:
+    interleaved streams that jump to new rows every tile, which hardware
+    prefetchers pick up late. Each integer (weight code) vector read that a
+    product marked `quant_affine.lanes_summed` inside a loop is computed
+    from gets a `memref.prefetch` of the same place `distance` bytes further
+    on: the outermost index is advanced by the whole number of its slices
+    that covers the distance, and clamped to its last value. Reads of
+    memrefs with dynamic shapes, or shorter than the distance, are left
+    alone.
+
+    The marks' last user: the pass removes them all (they must not reach the
+    LLVM dialect). It runs after bufferization and after the table lookup of
+    quant-affine-emulate-narrow-types, which reads them too.
+  }];
+  let options = [
+    Option<"distance", "distance", "int64_t", /*default=*/"16384",
+           "Bytes ahead to prefetch (0: no prefetch, only drop the marks)">
+  ];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+}
+
 def QuantAffineEmulateNarrowTypesPass
     : Pass<"quant-affine-emulate-narrow-types", "ModuleOp"> {
   let summary = "Store i1, i2 and i4 buffers packed, 8 / N values a byte";

@@ -1,0 +1,122 @@
+//===- PrefetchWeights.cpp - software prefetch of weight streams ----------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A fused contraction's register tile reads a few weight rows side by side,
+// a short stretch of each per step: interleaved streams that jump to new
+// rows every tile, which the hardware prefetchers pick up late. Each weight
+// read gets a prefetch of the same place some rows ahead. Upstream has the
+// op (memref.prefetch) but no pass that places it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/LookupTables.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEPREFETCHWEIGHTSPASS
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The memref and indices `read` reads (vector.load or transfer_read), or a
+/// null memref.
+std::pair<Value, SmallVector<Value>> readAddress(Operation *read) {
+  if (auto load = dyn_cast<vector::LoadOp>(read))
+    return {load.getBase(), llvm::to_vector(load.getIndices())};
+  if (auto transfer = dyn_cast<vector::TransferReadOp>(read))
+    return {transfer.getBase(), llvm::to_vector(transfer.getIndices())};
+  return {Value(), {}};
+}
+
+/// The vector reads of byte-sized integers (weight codes, packed or not)
+/// that `factor` is computed from by side-effect-free ops of `block` (casts,
+/// bitcasts, shuffles, table lookups, arithmetic).
+void collectCodeReads(Value factor, Block *block,
+                      llvm::SetVector<Operation *> &reads) {
+  SmallVector<Value> work{factor};
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || op->getBlock() != block || !seen.insert(op).second)
+      continue;
+    if (Value base = readAddress(op).first) {
+      auto type = dyn_cast<MemRefType>(base.getType());
+      if (type && type.getElementType().isInteger(8))
+        reads.insert(op);
+      continue;
+    }
+    if (!isMemoryEffectFree(op))
+      continue;
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+}
+
+/// Prefetches what `read` reads, `distanceBytes` further on along the
+/// memref's outermost dim (whole indices), clamped to its last index.
+void prefetchAhead(Operation *read, int64_t distanceBytes) {
+  auto [base, indices] = readAddress(read);
+  auto type = cast<MemRefType>(base.getType());
+  if (!type.hasStaticShape() || type.getRank() == 0)
+    return;
+  int64_t sliceBytes = 1;
+  for (int64_t size : type.getShape().drop_front())
+    sliceBytes *= size;
+  int64_t ahead = (distanceBytes + sliceBytes - 1) / sliceBytes;
+  int64_t last = type.getDimSize(0) - 1;
+  if (ahead > last)
+    return;
+  OpBuilder b(read);
+  Location loc = read->getLoc();
+  Value shifted = arith::AddIOp::create(
+      b, loc, indices[0], arith::ConstantIndexOp::create(b, loc, ahead));
+  indices[0] = arith::MinUIOp::create(
+      b, loc, shifted, arith::ConstantIndexOp::create(b, loc, last));
+  memref::PrefetchOp::create(b, loc, base, indices, /*isWrite=*/false,
+                             /*localityHint=*/3, /*isDataCache=*/true);
+}
+
+struct QuantAffinePrefetchWeightsPass
+    : quant_affine::impl::QuantAffinePrefetchWeightsPassBase<
+          QuantAffinePrefetchWeightsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (distance > 0) {
+      llvm::SetVector<Operation *> reads;
+      function.walk([&](arith::MulFOp product) {
+        if (!product->hasAttr(quant_affine::kLanesSummedAttrName) ||
+            !product->getParentOfType<scf::ForOp>())
+          return;
+        for (Value factor : product->getOperands())
+          collectCodeReads(factor, product->getBlock(), reads);
+      });
+      for (Operation *read : reads)
+        prefetchAhead(read, distance);
+    }
+    quant_affine::dropLanesSummedMarks(function);
+  }
+};
+
+} // namespace

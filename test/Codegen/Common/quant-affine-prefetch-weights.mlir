@@ -1,0 +1,120 @@
+// Prefetch of the weights summed products read (docs/FusedMatmul.md): each
+// read of byte-sized codes that a marked product inside a loop is computed
+// from (through casts, table lookups, arithmetic) gets a memref.prefetch of
+// the same place `distance` bytes (in whole outermost indices) further on,
+// clamped to the last index. Unmarked products, products outside loops and
+// memrefs shorter than the distance get none; with distance 0, nothing is
+// prefetched. Either way the marks are gone.
+// RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types=table-lookup --quant-affine-prefetch-weights=distance=256 --canonicalize --split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types=table-lookup --quant-affine-prefetch-weights=distance=0 --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
+
+// Packed int4: the byte buffer, 256 bytes ahead, at most byte 1023.
+// CHECK-LABEL: func.func @int4_rows(
+// CHECK-SAME: %[[CODES:.*]]: memref<1024xi8>
+// CHECK-DAG: %[[AHEAD:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[LAST:.*]] = arith.constant 1023 : index
+// CHECK: scf.for
+// CHECK: %[[AT:.*]] = affine.apply
+// CHECK: %[[NEXT:.*]] = arith.addi %[[AT]], %[[AHEAD]] : index
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %[[LAST]] : index
+// CHECK: memref.prefetch %[[CODES]][%[[CLAMPED]]], read, locality<3>, data : memref<1024xi8>
+// CHECK-NEXT: vector.load %[[CODES]][%[[AT]]] : memref<1024xi8>, vector<16xi8>
+// CHECK-NOT: memref.prefetch
+// CHECK-NOT: lanes_summed
+// CHECK: return
+// OFF-LABEL: func.func @int4_rows(
+// OFF-NOT: memref.prefetch
+// OFF-NOT: lanes_summed
+// OFF: return
+func.func @int4_rows(%codes: memref<64x32xi4>, %x: memref<32xf32>, %s: memref<64xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pi = arith.constant 0 : i4
+  %pf = arith.constant 0.0 : f32
+  %r = scf.for %row = %c0 to %c64 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
+    %q = vector.transfer_read %codes[%row, %c0], %pi {in_bounds = [true]} : memref<64x32xi4>, vector<32xi4>
+    %f = arith.sitofp %q : vector<32xi4> to vector<32xf32>
+    %sv = vector.transfer_read %s[%row], %pf {in_bounds = [true], permutation_map = affine_map<(d0) -> (0)>} : memref<64xf32>, vector<32xf32>
+    %w = arith.mulf %f, %sv : vector<32xf32>
+    %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
+    %p = arith.mulf %xv, %w fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
+    scf.yield %n : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// int8: rows of 32 bytes, so 8 rows ahead, at most row 63. The activation
+// (f32) is not prefetched.
+// CHECK-LABEL: func.func @int8_rows(
+// CHECK-SAME: %[[CODES:.*]]: memref<64x32xi8>
+// CHECK-DAG: %[[AHEAD:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[LAST:.*]] = arith.constant 63 : index
+// CHECK: scf.for %[[ROW:[a-z0-9]*]] =
+// CHECK: %[[NEXT:.*]] = arith.addi %[[ROW]], %[[AHEAD]] : index
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %[[LAST]] : index
+// CHECK: memref.prefetch %[[CODES]][%[[CLAMPED]], %{{.*}}], read, locality<3>, data : memref<64x32xi8>
+// CHECK-NEXT: vector.transfer_read %[[CODES]][%[[ROW]],
+// CHECK-NOT: memref.prefetch
+// CHECK-NOT: lanes_summed
+// CHECK: return
+// OFF-LABEL: func.func @int8_rows(
+// OFF-NOT: memref.prefetch
+// OFF: return
+func.func @int8_rows(%codes: memref<64x32xi8>, %x: memref<32xf32>, %s: memref<64xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pi = arith.constant 0 : i8
+  %pf = arith.constant 0.0 : f32
+  %r = scf.for %row = %c0 to %c64 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
+    %q = vector.transfer_read %codes[%row, %c0], %pi {in_bounds = [true]} : memref<64x32xi8>, vector<32xi8>
+    %f = arith.sitofp %q : vector<32xi8> to vector<32xf32>
+    %sv = vector.transfer_read %s[%row], %pf {in_bounds = [true], permutation_map = affine_map<(d0) -> (0)>} : memref<64xf32>, vector<32xf32>
+    %w = arith.mulf %f, %sv : vector<32xf32>
+    %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
+    %p = arith.mulf %xv, %w fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
+    scf.yield %n : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// Not prefetched: an unmarked product, a marked one outside any loop, and
+// a buffer shorter than the distance (8 rows of 16 bytes).
+// CHECK-LABEL: func.func @none(
+// CHECK-NOT: memref.prefetch
+// CHECK-NOT: lanes_summed
+// CHECK: return
+func.func @none(%codes: memref<64x32xi8>, %short: memref<8x16xi8>, %x: memref<32xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pi = arith.constant 0 : i8
+  %pf = arith.constant 0.0 : f32
+  %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
+  %r = scf.for %row = %c0 to %c8 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
+    %q = vector.transfer_read %codes[%row, %c0], %pi {in_bounds = [true]} : memref<64x32xi8>, vector<32xi8>
+    %f = arith.sitofp %q : vector<32xi8> to vector<32xf32>
+    %p = arith.mulf %xv, %f fastmath<contract> : vector<32xf32>
+    %q2 = vector.transfer_read %short[%row, %c0], %pi {in_bounds = [true]} : memref<8x16xi8>, vector<16xi8>
+    %f2 = arith.sitofp %q2 : vector<16xi8> to vector<16xf32>
+    %x2 = vector.extract_strided_slice %xv {offsets = [0], sizes = [16], strides = [1]} : vector<32xf32> to vector<16xf32>
+    %p2 = arith.mulf %x2, %f2 fastmath<contract> {quant_affine.lanes_summed} : vector<16xf32>
+    %b = vector.broadcast %p2 : vector<16xf32> to vector<2x16xf32>
+    %p2w = vector.shape_cast %b : vector<2x16xf32> to vector<32xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
+    %n2 = arith.addf %n, %p2w fastmath<contract> : vector<32xf32>
+    scf.yield %n2 : vector<32xf32>
+  }
+  %q3 = vector.transfer_read %codes[%c0, %c0], %pi {in_bounds = [true]} : memref<64x32xi8>, vector<32xi8>
+  %f3 = arith.sitofp %q3 : vector<32xi8> to vector<32xf32>
+  %p3 = arith.mulf %xv, %f3 fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+  %s = arith.addf %r, %p3 fastmath<contract> : vector<32xf32>
+  return %s : vector<32xf32>
+}
