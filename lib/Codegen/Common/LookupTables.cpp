@@ -18,9 +18,16 @@
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -84,8 +91,10 @@ SmallVector<int64_t> chunkOrder(int64_t lanes, int64_t bytes) {
 }
 
 /// Rewrites the chain from `convert` (sitofp/uitofp of a bitcast of bytes to
-/// int4) if it qualifies; see lookUpPackedCodesInTables.
-void rewriteChain(Operation *convert) {
+/// int4) if it qualifies; see lookUpPackedCodesInTables. Collects the
+/// shuffles of the products' other factors into `shuffles`.
+void rewriteChain(Operation *convert,
+                  SmallVectorImpl<vector::ShuffleOp> &shuffles) {
   auto bitcast = convert->getOperand(0).getDefiningOp<vector::BitCastOp>();
   if (!bitcast)
     return;
@@ -248,8 +257,105 @@ void rewriteChain(Operation *convert) {
     Value other = product.getLhs() == weight->getResult(0) ? product.getRhs()
                                                            : product.getLhs();
     b.setInsertionPoint(product);
-    Value shuffled = vector::ShuffleOp::create(b, loc, other, other, order);
-    product->setOperands({shuffled, looked});
+    auto shuffled = vector::ShuffleOp::create(b, loc, other, other, order);
+    shuffles.push_back(shuffled);
+    product->setOperands({shuffled.getResult(), looked});
+  }
+}
+
+/// The memref an access goes through, past views (subviews, reshapes).
+Value rootMemRef(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
+/// Whether an op inside `top` may write to the memory of `root`.
+bool mayWriteTo(Operation *top, Value root) {
+  WalkResult result = top->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> writes;
+    effects.getEffects<MemoryEffects::Write>(writes);
+    for (const MemoryEffects::EffectInstance &write : writes) {
+      Value target = write.getValue();
+      if (!target || rootMemRef(target) == root)
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// The activation's lane order is the same at every step: shuffled once,
+/// into a copy made before the kernel's loops, rather than at every step of
+/// every register tile. Applies where the shuffled vector is a whole
+/// in-bounds row (last index 0, the row as long as the vector) of a static
+/// memref that the loops do not write.
+void shuffleActivationsOnce(ArrayRef<vector::ShuffleOp> shuffles) {
+  llvm::DenseMap<Operation *, Value> preShuffled; // original read -> new
+  llvm::DenseMap<Value, Value> copies;            // memref -> its copy
+  for (vector::ShuffleOp shuffle : shuffles) {
+    auto read = shuffle.getV1().getDefiningOp<vector::TransferReadOp>();
+    if (!read || shuffle.getV2() != shuffle.getV1())
+      continue;
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    std::optional<int64_t> lastIndex =
+        getConstantIntValue(read.getIndices().back());
+    if (!type || !type.hasStaticShape() || vectorType.getRank() != 1 ||
+        read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+        !read.getInBoundsValues()[0] || lastIndex != 0 ||
+        type.getShape().back() != vectorType.getNumElements())
+      continue;
+    // The loop nest the read is in, directly in the function.
+    Operation *top = read;
+    while (top->getParentOp() && !isa<FunctionOpInterface>(top->getParentOp()))
+      top = top->getParentOp();
+    Value base = read.getBase();
+    Operation *baseScope = isa<BlockArgument>(base)
+                               ? base.getParentBlock()->getParentOp()
+                               : base.getDefiningOp();
+    if (top == read || !isa<LoopLikeOpInterface>(top) ||
+        top->isAncestor(baseScope) || mayWriteTo(top, rootMemRef(base)))
+      continue;
+
+    Value &copy = copies[base];
+    if (!copy) {
+      // Before the loops: for every row, read, shuffle, store.
+      OpBuilder b(top);
+      Location loc = read.getLoc();
+      auto copyType = MemRefType::get(type.getShape(), type.getElementType());
+      copy = memref::AllocOp::create(b, loc, copyType);
+      SmallVector<Value> indices;
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t size : type.getShape().drop_back()) {
+        auto loop = scf::ForOp::create(
+            b, loc, zero, arith::ConstantIndexOp::create(b, loc, size), one);
+        indices.push_back(loop.getInductionVar());
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+      }
+      indices.push_back(zero);
+      Value row = vector::TransferReadOp::create(
+          b, loc, vectorType, base, indices, read.getPermutationMapAttr(),
+          read.getPadding(), /*mask=*/Value(), read.getInBoundsAttr());
+      Value permuted =
+          vector::ShuffleOp::create(b, loc, row, row, shuffle.getMask());
+      vector::StoreOp::create(b, loc, permuted, copy, indices);
+    }
+    Value &replacement = preShuffled[read];
+    if (!replacement) {
+      OpBuilder b(read);
+      b.setInsertionPointAfter(read);
+      replacement = vector::LoadOp::create(b, read.getLoc(), vectorType, copy,
+                                           read.getIndices());
+    }
+    shuffle.getResult().replaceAllUsesWith(replacement);
+    shuffle.erase();
   }
 }
 
@@ -262,8 +368,10 @@ void mlir::quant_affine::lookUpPackedCodesInTables(Operation *root) {
         isa<VectorType>(op->getResult(0).getType()))
       converts.push_back(op);
   });
+  SmallVector<vector::ShuffleOp> shuffles;
   for (Operation *convert : converts)
-    rewriteChain(convert);
+    rewriteChain(convert, shuffles);
+  shuffleActivationsOnce(shuffles);
 }
 
 void mlir::quant_affine::dropLanesSummedMarks(Operation *root) {
