@@ -127,8 +127,8 @@ void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
   pm.addPass(createConvertVectorToSCFPass(toSCF));
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
-  // Loop indices are never negative: the signed floor divisions of the
-  // lowered affine maps (sub-byte addresses) become plain shifts.
+  // Loop indices are never negative: the sign fix-ups of the lowered
+  // affine floor divisions (packed sub-byte addresses) fold away.
   pm.addPass(arith::createArithIntRangeOpts());
 }
 
