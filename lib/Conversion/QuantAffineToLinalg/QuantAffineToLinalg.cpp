@@ -27,10 +27,12 @@
 
 #include "QuantAffine/Conversion/QuantAffineToLinalg/QuantAffineToLinalg.h"
 
+#include "QuantAffine/Conversion/QuantAffineToArith/ArithEmitter.h"
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/RuntimeChecks.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/ShapeChecks.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -479,6 +481,139 @@ private:
   KnownShapes *known;
 };
 
+/// Lowers compute_encoding (static shapes): one linalg.generic reduces each
+/// encoding's elements to their minimum and maximum, a second computes the
+/// scale and offset from them (Utils/CalibrationFormula.h, emitted as arith
+/// ops: the folder evaluates the same template). Encodings are the parallel
+/// loops; the leading dims, the broadcast dims and the blocks are reductions.
+/// Unit scale dims are dropped from both generics and restored at the end.
+struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ComputeEncodingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto scaleType = cast<RankedTensorType>(op.getScale().getType());
+    auto offsetType = cast<RankedTensorType>(op.getOffset().getType());
+    if (!inputType.hasStaticShape() || !scaleType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto elem = cast<FloatType>(inputType.getElementType());
+    int64_t n = inputType.getRank(), k = scaleType.getRank();
+    SmallVector<int64_t> blocks = resolveBlockSizes(
+        inputType.getShape(), scaleType.getShape(), op.getBlockSizeArray());
+
+    // The iteration space: a blocked dim becomes (count, block).
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<int64_t> loopSizes;
+    SmallVector<utils::IteratorType> iterators;
+    SmallVector<AffineExpr> encodingExprs; // the parallel loops, in order
+    SmallVector<int64_t> encodingShape;    // the non-unit scale dims
+    for (int64_t a = 0; a < n; ++a) {
+      int64_t d = a - (n - k), size = inputType.getDimSize(a);
+      int64_t first = loopSizes.size();
+      auto addLoop = [&](int64_t loopSize, bool parallel) {
+        if (parallel) {
+          encodingExprs.push_back(getAffineDimExpr(loopSizes.size(), ctx));
+          encodingShape.push_back(loopSize);
+        }
+        loopSizes.push_back(loopSize);
+        iterators.push_back(parallel ? utils::IteratorType::parallel
+                                     : utils::IteratorType::reduction);
+      };
+      if (d < 0 || scaleType.getDimSize(d) == 1) {
+        addLoop(size, /*parallel=*/false);
+        groups.push_back({first});
+      } else if (blocks[d] == 1) {
+        addLoop(size, /*parallel=*/true);
+        groups.push_back({first});
+      } else {
+        addLoop(scaleType.getDimSize(d), /*parallel=*/true);
+        addLoop(blocks[d], /*parallel=*/false);
+        groups.push_back({first, first + 1});
+      }
+    }
+    Value input = adaptor.getInput();
+    if (static_cast<int64_t>(loopSizes.size()) != n)
+      input = tensor::ExpandShapeOp::create(
+          rewriter, loc, inputType.clone(loopSizes), input, groups);
+
+    // 1. Minimum and maximum per encoding.
+    auto statsType = RankedTensorType::get(encodingShape, elem);
+    auto filled = [&](bool negative) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, encodingShape, elem);
+      Value inf = arith::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getFloatAttr(
+              elem, llvm::APFloat::getInf(elem.getFloatSemantics(), negative)));
+      return linalg::FillOp::create(rewriter, loc, inf, empty).getResult(0);
+    };
+    int64_t loops = loopSizes.size();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, ctx);
+    AffineMap encodingMap = AffineMap::get(loops, 0, encodingExprs, ctx);
+    auto stats = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{statsType, statsType}, ValueRange{input},
+        ValueRange{filled(false), filled(true)},
+        SmallVector<AffineMap>{identity, encodingMap, encodingMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value mn = arith::MinimumFOp::create(b, l, args[1], args[0]);
+          Value mx = arith::MaximumFOp::create(b, l, args[2], args[0]);
+          linalg::YieldOp::create(b, l, ValueRange{mn, mx});
+        });
+
+    // 2. Scale and offset per encoding.
+    auto scaleElem = cast<FloatType>(scaleType.getElementType());
+    auto offsetElem = cast<FloatType>(offsetType.getElementType());
+    int64_t encodingRank = encodingShape.size();
+    AffineMap same = AffineMap::getMultiDimIdentityMap(encodingRank, ctx);
+    Value scaleInit =
+        tensor::EmptyOp::create(rewriter, loc, encodingShape, scaleElem);
+    Value offsetInit =
+        tensor::EmptyOp::create(rewriter, loc, encodingShape, offsetElem);
+    QuantRange range = op.getRange();
+    bool symmetric = op.getSymmetric();
+    auto epilogue = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{scaleInit.getType(), offsetInit.getType()},
+        stats.getResults(), ValueRange{scaleInit, offsetInit},
+        SmallVector<AffineMap>(4, same),
+        SmallVector<utils::IteratorType>(encodingRank,
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          FloatType f32 = b.getF32Type();
+          ArithEmitter inT(b, l, elem, elem), inF32(b, l, elem, f32),
+              inP(b, l, elem, elem.isF64() ? elem : f32);
+          CalibrationArith<ArithEmitter> arith{inT, inF32, inP};
+          auto [scale, offset] = computeEncodingFromMinMax(
+              arith, args[0], args[1], range, symmetric);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{inF32.toFloat(scale, scaleElem),
+                         inF32.toFloat(offset, offsetElem)});
+        });
+
+    // The unit scale dims back.
+    SmallVector<Value> results;
+    for (auto [value, type] :
+         llvm::zip(epilogue.getResults(), TypeRange{scaleType, offsetType})) {
+      Value result = value;
+      if (encodingRank != k) {
+        std::optional<SmallVector<ReassociationIndices>> expand =
+            getReassociationIndicesForReshape(cast<ShapedType>(value.getType()),
+                                              cast<ShapedType>(type));
+        if (!expand)
+          return rewriter.notifyMatchFailure(op, "unit dims not restorable");
+        result =
+            tensor::ExpandShapeOp::create(rewriter, loc, type, value, *expand);
+      }
+      results.push_back(result);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct ConvertQuantAffineToLinalgPass
     : quant_affine::impl::ConvertQuantAffineToLinalgPassBase<
           ConvertQuantAffineToLinalgPass> {
@@ -490,6 +625,16 @@ struct ConvertQuantAffineToLinalgPass
     KnownShapes known;
     bool wrongShapes = false;
     getOperation()->walk([&](Operation *op) {
+      if (auto encoding = dyn_cast<ComputeEncodingOp>(op)) {
+        if (!encoding.getInput().getType().hasStaticShape() ||
+            !cast<ShapedType>(encoding.getScale().getType()).hasStaticShape()) {
+          encoding.emitOpError()
+              << "with dynamic shapes is not lowered yet (static input and "
+                 "encoding shapes only)";
+          wrongShapes = true;
+        }
+        return;
+      }
       if (!isa<QuantizerOpInterface>(op) ||
           !isa<RankedTensorType>(op->getOperand(0).getType()))
         return;
@@ -515,6 +660,7 @@ struct ConvertQuantAffineToLinalgPass
     RewritePatternSet patterns(&getContext());
     patterns.add<QuantizerToLinalg>(&getContext(), checks ? &*checks : nullptr,
                                     &known);
+    patterns.add<ComputeEncodingToLinalg>(&getContext());
     populateQuantAffineToArithConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
@@ -528,4 +674,5 @@ void mlir::quant_affine::populateQuantAffineToLinalgConversionPatterns(
     RewritePatternSet &patterns, RuntimeCheckEmitter *checks) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizerToLinalg>(ctx, checks, /*known=*/nullptr);
+  patterns.add<ComputeEncodingToLinalg>(ctx);
 }

@@ -18,6 +18,7 @@
 #include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -26,6 +27,7 @@
 #include "llvm/ADT/APSInt.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_affine;
@@ -79,6 +81,16 @@ struct APFloatArith {
   Value select(const Value &p, const Value &a, const Value &b) const {
     return p.i.getBoolValue() ? a : b;
   }
+  Value maximum(const Value &a, const Value &b) const {
+    Scalar r;
+    r.f = llvm::maximum(a.f, b.f);
+    return r;
+  }
+  Value constantFloat(double v) const {
+    Scalar r;
+    r.f = convertAsGenerated(llvm::APFloat(v), compute);
+    return r;
+  }
   Value toFloat(Value v, FloatType to) const {
     v.f = convertAsGenerated(v.f, to);
     return v;
@@ -130,6 +142,14 @@ struct NativeArith {
   Value select(const Value &p, const Value &a, const Value &b) const {
     return p.i ? a : b;
   }
+  Value maximum(const Value &a, const Value &b) const {
+    if (std::isnan(a.f) || std::isnan(b.f))
+      return {std::numeric_limits<double>::quiet_NaN(), 0};
+    if (a.f == b.f)
+      return std::signbit(a.f) ? b : a;
+    return a.f < b.f ? b : a;
+  }
+  Value constantFloat(double v) const { return make(v); }
   Value toFloat(const Value &v, FloatType to) const {
     return {to.isF32() ? static_cast<double>(static_cast<float>(v.f)) : v.f, 0};
   }
@@ -315,4 +335,120 @@ mlir::quant_affine::foldQuantizerConstants(QuantizerOpInterface op,
   if (floatResult)
     return DenseElementsAttr::get(shaped, floats);
   return DenseElementsAttr::get(shaped, ints);
+}
+
+LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
+    ComputeEncodingOp op, Attribute input, int64_t maxElements,
+    SmallVectorImpl<OpFoldResult> &results) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(input);
+  auto inputType = op.getInput().getType();
+  auto scaleType = cast<RankedTensorType>(op.getScale().getType());
+  auto offsetType = cast<RankedTensorType>(op.getOffset().getType());
+  if (!dense || !inputType.hasStaticShape() || !scaleType.hasStaticShape() ||
+      inputType.getNumElements() > maxElements)
+    return failure();
+  ArrayRef<int64_t> shape = inputType.getShape();
+  SmallVector<int64_t> scaleShape = llvm::to_vector(scaleType.getShape());
+  int64_t encodings = scaleType.getNumElements();
+  if (encodings == 0 || inputType.getNumElements() == 0)
+    return failure(); // an encoding of no elements has no minimum
+
+  // 1. Each encoding's minimum and maximum (NaN propagates, -0 < +0), in
+  // double: it holds every f16, bf16, f32 and f64 value exactly, so the
+  // extremes are the input's own values. Element j's encoding is
+  // sum_d floor(j_d / B_d) * stride_d over the trailing dims, kept without
+  // allocating per element (large weights fold in well under a second).
+  auto elementType = cast<FloatType>(inputType.getElementType());
+  const double inf = std::numeric_limits<double>::infinity();
+  SmallVector<double> mins(encodings, inf), maxs(encodings, -inf);
+  SmallVector<int64_t> blocks =
+      resolveBlockSizes(shape, scaleShape, op.getBlockSizeArray());
+  SmallVector<int64_t> scaleStrides = computeStrides(scaleShape);
+  int64_t rank = shape.size(), k = scaleShape.size();
+  auto update = [](double &low, double &high, double v) {
+    if (std::isnan(v) || std::isnan(low)) {
+      low = high = std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
+    if (v < low || (v == low && std::signbit(v)))
+      low = v;
+    if (v > high || (v == high && !std::signbit(v)))
+      high = v;
+  };
+  auto reduce = [&](auto values) {
+    SmallVector<int64_t> index(rank, 0);
+    int64_t count = inputType.getNumElements();
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t e = 0;
+      for (int64_t d = 0; d < k; ++d)
+        e += index[rank - k + d] / blocks[d] * scaleStrides[d];
+      update(mins[e], maxs[e], values(j));
+      for (int64_t d = rank - 1; d >= 0 && ++index[d] == shape[d]; --d)
+        index[d] = 0;
+    }
+  };
+  bool splat = dense.isSplat();
+  if (elementType.isF32()) {
+    auto values = dense.getValues<float>();
+    reduce([&](int64_t j) { return double(values[splat ? 0 : j]); });
+  } else if (elementType.isF64()) {
+    auto values = dense.getValues<double>();
+    reduce([&](int64_t j) { return values[splat ? 0 : j]; });
+  } else {
+    auto values = dense.getValues<llvm::APFloat>();
+    reduce([&](int64_t j) {
+      bool losesInfo;
+      llvm::APFloat v = values[splat ? 0 : j];
+      (void)v.convert(llvm::APFloat::IEEEdouble(),
+                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      return v.convertToDouble();
+    });
+  }
+
+  // 2. The epilogue, by the formula the lowering emits.
+  MLIRContext *ctx = op.getContext();
+  FloatType f32 = Float32Type::get(ctx);
+  FloatType promoted = elementType.isF64() ? elementType : f32;
+  APFloatArith inT{elementType}, inF32{f32}, inP{promoted};
+  CalibrationArith<APFloatArith> arith{inT, inF32, inP};
+  SmallVector<llvm::APFloat> scales, offsets;
+  auto scaleElem = cast<FloatType>(scaleType.getElementType());
+  auto offsetElem = cast<FloatType>(offsetType.getElementType());
+  // f32 and f64 inputs: hardware doubles rounded per step, as for the
+  // quantizers (nativeIsExact); f16 and bf16: APFloat.
+  if (nativeIsExact(f32, {elementType})) {
+    NativeArith nativeT{elementType, elementType.isF32()},
+        nativeF32{f32, /*isF32=*/true}, nativeP{promoted, promoted.isF32()};
+    CalibrationArith<NativeArith> native{nativeT, nativeF32, nativeP};
+    for (int64_t e = 0; e < encodings; ++e) {
+      auto [scale, offset] = computeEncodingFromMinMax(
+          native, NativeScalar{mins[e], 0}, NativeScalar{maxs[e], 0},
+          op.getRange(), op.getSymmetric());
+      scales.push_back(
+          convertAsGenerated(llvm::APFloat(float(scale.f)), scaleElem));
+      offsets.push_back(
+          convertAsGenerated(llvm::APFloat(float(offset.f)), offsetElem));
+    }
+    results.push_back(DenseElementsAttr::get(scaleType, scales));
+    results.push_back(DenseElementsAttr::get(offsetType, offsets));
+    return success();
+  }
+  for (int64_t e = 0; e < encodings; ++e) {
+    Scalar mn, mx;
+    bool losesInfo;
+    mn.f = llvm::APFloat(mins[e]);
+    mx.f = llvm::APFloat(maxs[e]);
+    // Exact: the values came from the input's type.
+    (void)mn.f.convert(elementType.getFloatSemantics(),
+                       llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    (void)mx.f.convert(elementType.getFloatSemantics(),
+                       llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    auto [scale, offset] = computeEncodingFromMinMax(
+        arith, mn, mx, op.getRange(), op.getSymmetric());
+    scales.push_back(convertAsGenerated(scale.f, scaleElem));
+    offsets.push_back(convertAsGenerated(offset.f, offsetElem));
+  }
+  results.push_back(DenseElementsAttr::get(scaleType, scales));
+  results.push_back(DenseElementsAttr::get(offsetType, offsets));
+  return success();
 }

@@ -14,11 +14,16 @@
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 
+#include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_affine;
@@ -204,6 +209,41 @@ LogicalResult mlir::quant_affine::verifyQuantizerOp(QuantizerOpInterface op) {
                 "represent qmin and qmax exactly";
   }
   return success();
+}
+
+LogicalResult ComputeEncodingOp::verify() {
+  Operation *operation = getOperation();
+  int64_t qmin = getQmin(), qmax = getQmax();
+  if (qmin >= qmax)
+    return emitOpError() << "requires qmin < qmax (a grid of at least one "
+                         << "step), got qmin = " << qmin
+                         << " and qmax = " << qmax;
+  if (!llvm::checkedSub(qmax, qmin) ||
+      qmin == std::numeric_limits<int64_t>::min())
+    return emitOpError() << "grid [" << qmin << ", " << qmax
+                         << "] is too wide: qmax - qmin and -qmin must fit "
+                            "int64";
+  Type input = getInput().getType(), scale = getScale().getType(),
+       offset = getOffset().getType();
+  if (failed(verifyShapeSize(operation, "input", input)) ||
+      failed(verifyShapeSize(operation, "scale", scale)) ||
+      failed(verifyShapeSize(operation, "offset", offset)))
+    return failure();
+  if (llvm::is_contained(getInput().getType().getShape(), 0))
+    return emitOpError() << "input of type " << input
+                         << " has no elements: an encoding needs at least "
+                            "one value to take its minimum and maximum";
+  if (!haveSameShape(scale, offset))
+    return emitOpError() << "'offset' of type " << offset
+                         << " must have the shape of 'scale' (" << scale << ")";
+  return verifyEncodingOperand(operation, "scale", input, scale,
+                               getBlockSizeArray());
+}
+
+LogicalResult ComputeEncodingOp::fold(FoldAdaptor adaptor,
+                                      SmallVectorImpl<OpFoldResult> &results) {
+  return foldComputeEncodingConstants(*this, adaptor.getInput(),
+                                      kCanonicalizeFoldLimit, results);
 }
 
 #define GET_OP_CLASSES

@@ -55,11 +55,28 @@ struct QuantAffineFoldConstantsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<quant_affine::QuantizerOpInterface>(op))
+      if (isa<quant_affine::QuantizerOpInterface,
+              quant_affine::ComputeEncodingOp>(op))
         ops.push_back(op);
     });
     OpBuilder builder(&getContext());
     for (Operation *op : ops) {
+      // Calibrations first in program order, so that the quantizers they
+      // feed see constant encodings.
+      if (auto encoding = dyn_cast<quant_affine::ComputeEncodingOp>(op)) {
+        Attribute input;
+        SmallVector<OpFoldResult> folded;
+        if (!matchPattern(encoding.getInput(), m_Constant(&input)) ||
+            failed(quant_affine::foldComputeEncodingConstants(
+                encoding, input, maxElements, folded)))
+          continue;
+        builder.setInsertionPoint(op);
+        for (auto [result, value] : llvm::zip(op->getResults(), folded))
+          result.replaceAllUsesWith(arith::ConstantOp::create(
+              builder, op->getLoc(), cast<TypedAttr>(cast<Attribute>(value))));
+        op->erase();
+        continue;
+      }
       SmallVector<Attribute> operands;
       for (Value operand : op->getOperands()) {
         Attribute attr;

@@ -10,6 +10,7 @@
 #define QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_CONSTANTFOLDING_H
 
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 
 #include <cstdint>
@@ -28,6 +29,7 @@ constexpr int64_t kCanonicalizeFoldLimit = 1 << 16;
 constexpr int64_t kMaxMaterializedElements = (int64_t{1} << 32) - 1;
 
 class QuantizerOpInterface;
+class ComputeEncodingOp;
 
 /// Evaluates a quantize, dequantize or qdq whose input, scale and offset are
 /// the constants `operands` (FloatAttr/IntegerAttr for the scalar form, dense
@@ -41,6 +43,16 @@ class QuantizerOpInterface;
 Attribute foldQuantizerConstants(QuantizerOpInterface op,
                                  ArrayRef<Attribute> operands,
                                  int64_t maxElements);
+
+/// Evaluates a compute_encoding of the constant `input` (dense elements of a
+/// static shape with at most `maxElements` elements and at least one per
+/// encoding) into its scale and offset constants, with the formula of
+/// Utils/CalibrationFormula.h in APFloat: exactly the bits the generated
+/// code computes.
+LogicalResult
+foldComputeEncodingConstants(ComputeEncodingOp op, Attribute input,
+                             int64_t maxElements,
+                             llvm::SmallVectorImpl<OpFoldResult> &results);
 
 } // namespace quant_affine
 } // namespace mlir

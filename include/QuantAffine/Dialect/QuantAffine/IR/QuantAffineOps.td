@@ -271,4 +271,96 @@ def QuantAffine_QDQOp : QuantAffine_QuantizerOp<"qdq", "QDQ",
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// ComputeEncodingOp
+//===----------------------------------------------------------------------===//
+
+def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
+  let summary = "Min-max calibration: an encoding from one batch of data";
+  let description = [{
+    Computes, from the values of `input`, the scale and offset that AIMET
+    2.x's `compute_encodings()` with its default min-max analyzer gives a
+    `Quantize` or `QuantizeDequantize` quantizer of encoding shape `S` (the
+    results' shape), grid `[qmin, qmax]`, `symmetric` and `block_size` (the
+    2025 behaviour). Feeding the results to `quantize` or `qdq` with the same
+    `qmin`, `qmax` and `block_size` quantizes with that encoding.
+
+    Element `j` of the input belongs to encoding `i` by the rules of the
+    other ops (`i_d = floor(j_d / B_d)` over the trailing dims, the leading
+    dims shared); each encoding reduces over its elements. With
+    `n = qmax - qmin`, `m = min(2^-23, 0.01 / n)`, `T` the input's element
+    type and `P = promote(T, f32)`:
+
+    1. `mn`, `mx`: the minimum and maximum of the encoding's elements in `T`.
+       NaN propagates; `-0.0` counts as below `+0.0`.
+    2. The range, in `T` and `P` exactly as AIMET orders the steps:
+       `lo = min(mn, 0)`, `hi = max(mx, 0)`, `a = m` when
+       `(hi - lo) / n < m` (in `T`), else `0`.
+       - Asymmetric: `[lo, hi + n * a]`.
+       - `symmetric`, with `p = floor(n / 2)`, `c = ceil(n / 2)`:
+         `d = max((hi + p * a) / (p + [n == 3]), -(lo - c * a) / c)` (NaN
+         propagates), range `[-c * d, p * d]`.
+       Both ends are clamped to the finite range of `T` and rounded to `T`.
+    3. In f32: `scale = (max - min) / n`, raised to `m` when below it (NaN
+       stays NaN). Asymmetric:
+       `offset = clamp(roundeven(min / scale) - qmin, -qmax, -qmin)`;
+       symmetric: `offset = -roundeven((qmin + qmax) / 2)`.
+
+    The results are these f32 values, converted once to the result element
+    type when it is another float type.
+
+    Example: symmetric 4-bit encodings per block of 32 along rows.
+
+    ```mlir
+    %s, %o = quant_affine.compute_encoding %w range [-8, 7] symmetric
+        block [1, 32] : tensor<4x64xf32> -> (tensor<4x2xf32>, tensor<4x2xf32>)
+    ```
+
+    #### Operands, properties and results
+
+    - `input`: a ranked tensor of `f16`, `bf16`, `f32` or `f64` (static or
+      dynamic dims).
+    - `qmin < qmax` (`i64`): the grid; `n = qmax - qmin` steps.
+    - `symmetric` (unit): a grid centred on zero.
+    - `block_size` (optional `array<i64>`): block encodings, by the same
+      rules as the other ops (`B_d * S_d == X_d`, `-1` a wildcard; without
+      it each `S_d` is 1 or `X_d`). A rank-0 or all-ones `S` is per-tensor.
+    - `scale`, `offset`: float tensors of one shape `S`, rank at most the
+      input's.
+  }];
+
+  let arguments = (ins
+    RankedTensorOf<[QuantAffine_Float]>:$input,
+    I64Attr:$qmin,
+    I64Attr:$qmax,
+    UnitAttr:$symmetric,
+    OptionalAttr<DenseI64ArrayAttr>:$block_size
+  );
+  let results = (outs RankedTensorOf<[QuantAffine_Float]>:$scale,
+                      RankedTensorOf<[QuantAffine_Float]>:$offset);
+
+  let assemblyFormat = [{
+    $input `range` ` ` `[` $qmin `,` $qmax `]`
+    (`symmetric` $symmetric^)?
+    (`block` $block_size^)?
+    attr-dict `:` type($input) `->` `(` type($scale) `,` type($offset) `)`
+  }];
+
+  let hasVerifier = 1;
+  // Constant folding (up to kCanonicalizeFoldLimit input elements), computed
+  // by the same formula template as the generated code.
+  let hasFolder = 1;
+
+  let extraClassDeclaration = [{
+    ::mlir::quant_affine::QuantRange getRange() {
+      return {getQmin(), getQmax()};
+    }
+    std::optional<::llvm::ArrayRef<int64_t>> getBlockSizeArray() {
+      if (auto attr = getBlockSizeAttr())
+        return attr.asArrayRef();
+      return std::nullopt;
+    }
+  }];
+}
+
 #endif // QUANT_AFFINE_OPS_TD
