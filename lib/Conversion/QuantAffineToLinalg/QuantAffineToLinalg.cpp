@@ -481,81 +481,132 @@ private:
   KnownShapes *known;
 };
 
-/// Lowers compute_encoding (static shapes): one linalg.generic reduces each
-/// encoding's elements to their minimum and maximum, a second computes the
-/// scale and offset from them (Utils/CalibrationFormula.h, emitted as arith
-/// ops: the folder evaluates the same template). Encodings are the parallel
-/// loops; the leading dims, the broadcast dims and the blocks are reductions.
+/// How compute_encoding treats each input dim: reduced whole (leading dims,
+/// and scale dims of static size 1), one encoding per element (block 1, or a
+/// dynamic scale size without block_size), or split into (count, block) with
+/// the block reduced. Returns the block sizes (1 where not blocked), or an
+/// error for what the lowering cannot split (a block size known only at run
+/// time).
+FailureOr<SmallVector<int64_t>> encodingBlocks(ComputeEncodingOp op,
+                                               std::string &error) {
+  auto inputType = op.getInput().getType();
+  auto scaleType = cast<RankedTensorType>(op.getScale().getType());
+  int64_t n = inputType.getRank(), k = scaleType.getRank();
+  std::optional<ArrayRef<int64_t>> blockSize = op.getBlockSizeArray();
+  SmallVector<int64_t> blocks;
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t s = scaleType.getDimSize(d), x = inputType.getDimSize(n - k + d);
+    int64_t b = blockSize ? (*blockSize)[d] : (s == 1 ? -1 : 1);
+    if (s == 1) {
+      blocks.push_back(0); // reduced whole
+      continue;
+    }
+    if (b == -1) {
+      if (ShapedType::isDynamic(s) || ShapedType::isDynamic(x)) {
+        error = "with a wildcard block over a dynamic size is not lowered "
+                "yet (give the block size)";
+        return failure();
+      }
+      b = x / s;
+    }
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+/// Lowers compute_encoding: one linalg.generic reduces each encoding's
+/// elements to their minimum and maximum, a second computes the scale and
+/// offset from them (Utils/CalibrationFormula.h, emitted as arith ops: the
+/// folder evaluates the same template). Encodings are the parallel loops;
+/// the leading dims, the size-1 scale dims and the blocks are reductions.
 /// Unit scale dims are dropped from both generics and restored at the end.
+/// Dynamic sizes come from the input (a dynamic scale dim is one encoding
+/// per block of its input dim).
 struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(ComputeEncodingOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    std::string error;
+    FailureOr<SmallVector<int64_t>> blocks = encodingBlocks(op, error);
+    if (failed(blocks))
+      return rewriter.notifyMatchFailure(op, error);
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
     auto scaleType = cast<RankedTensorType>(op.getScale().getType());
     auto offsetType = cast<RankedTensorType>(op.getOffset().getType());
-    if (!inputType.hasStaticShape() || !scaleType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shapes");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     auto elem = cast<FloatType>(inputType.getElementType());
     int64_t n = inputType.getRank(), k = scaleType.getRank();
-    SmallVector<int64_t> blocks = resolveBlockSizes(
-        inputType.getShape(), scaleType.getShape(), op.getBlockSizeArray());
+    ShapeBuilder sb{rewriter, loc};
 
     // The iteration space: a blocked dim becomes (count, block).
     SmallVector<ReassociationIndices> groups;
     SmallVector<int64_t> loopSizes;
+    SmallVector<OpFoldResult> loopValues;
     SmallVector<utils::IteratorType> iterators;
     SmallVector<AffineExpr> encodingExprs; // the parallel loops, in order
     SmallVector<int64_t> encodingShape;    // the non-unit scale dims
+    SmallVector<OpFoldResult> encodingSizes;
     for (int64_t a = 0; a < n; ++a) {
       int64_t d = a - (n - k), size = inputType.getDimSize(a);
+      OpFoldResult sizeValue = tensor::getMixedSize(rewriter, loc, input, a);
       int64_t first = loopSizes.size();
-      auto addLoop = [&](int64_t loopSize, bool parallel) {
+      auto addLoop = [&](int64_t loopSize, OpFoldResult value, bool parallel) {
         if (parallel) {
           encodingExprs.push_back(getAffineDimExpr(loopSizes.size(), ctx));
           encodingShape.push_back(loopSize);
+          encodingSizes.push_back(value);
         }
         loopSizes.push_back(loopSize);
+        loopValues.push_back(value);
         iterators.push_back(parallel ? utils::IteratorType::parallel
                                      : utils::IteratorType::reduction);
       };
-      if (d < 0 || scaleType.getDimSize(d) == 1) {
-        addLoop(size, /*parallel=*/false);
+      int64_t block = d < 0 ? 0 : (*blocks)[d];
+      if (block == 0) {
+        addLoop(size, sizeValue, /*parallel=*/false);
         groups.push_back({first});
-      } else if (blocks[d] == 1) {
-        addLoop(size, /*parallel=*/true);
+      } else if (block == 1) {
+        addLoop(size, sizeValue, /*parallel=*/true);
         groups.push_back({first});
       } else {
-        addLoop(scaleType.getDimSize(d), /*parallel=*/true);
-        addLoop(blocks[d], /*parallel=*/false);
+        int64_t count =
+            ShapedType::isDynamic(size) ? ShapedType::kDynamic : size / block;
+        OpFoldResult countValue =
+            ShapedType::isDynamic(size)
+                ? OpFoldResult(arith::DivUIOp::create(rewriter, loc,
+                                                      sb.dim(input, a),
+                                                      sb.index(block))
+                                   .getResult())
+                : OpFoldResult(rewriter.getIndexAttr(count));
+        addLoop(count, countValue, /*parallel=*/true);
+        addLoop(block, rewriter.getIndexAttr(block), /*parallel=*/false);
         groups.push_back({first, first + 1});
       }
     }
-    Value input = adaptor.getInput();
     if (static_cast<int64_t>(loopSizes.size()) != n)
       input = tensor::ExpandShapeOp::create(
-          rewriter, loc, inputType.clone(loopSizes), input, groups);
+          rewriter, loc, inputType.clone(loopSizes), input, groups, loopValues);
 
     // 1. Minimum and maximum per encoding.
-    auto statsType = RankedTensorType::get(encodingShape, elem);
     auto filled = [&](bool negative) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, encodingShape, elem);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, encodingSizes, elem);
       Value inf = arith::ConstantOp::create(
           rewriter, loc,
           rewriter.getFloatAttr(
               elem, llvm::APFloat::getInf(elem.getFloatSemantics(), negative)));
       return linalg::FillOp::create(rewriter, loc, inf, empty).getResult(0);
     };
+    Value minInit = filled(false), maxInit = filled(true);
     int64_t loops = loopSizes.size();
     AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, ctx);
     AffineMap encodingMap = AffineMap::get(loops, 0, encodingExprs, ctx);
     auto stats = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{statsType, statsType}, ValueRange{input},
-        ValueRange{filled(false), filled(true)},
+        rewriter, loc, TypeRange{minInit.getType(), maxInit.getType()},
+        ValueRange{input}, ValueRange{minInit, maxInit},
         SmallVector<AffineMap>{identity, encodingMap, encodingMap}, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value mn = arith::MinimumFOp::create(b, l, args[1], args[0]);
@@ -569,9 +620,9 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
     int64_t encodingRank = encodingShape.size();
     AffineMap same = AffineMap::getMultiDimIdentityMap(encodingRank, ctx);
     Value scaleInit =
-        tensor::EmptyOp::create(rewriter, loc, encodingShape, scaleElem);
+        tensor::EmptyOp::create(rewriter, loc, encodingSizes, scaleElem);
     Value offsetInit =
-        tensor::EmptyOp::create(rewriter, loc, encodingShape, offsetElem);
+        tensor::EmptyOp::create(rewriter, loc, encodingSizes, offsetElem);
     QuantRange range = op.getRange();
     bool symmetric = op.getSymmetric();
     auto epilogue = linalg::GenericOp::create(
@@ -593,21 +644,47 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
                          inF32.toFloat(offset, offsetElem)});
         });
 
-    // The unit scale dims back.
+    // The unit scale dims back: each encoding dim groups with the unit dims
+    // after it (the leading unit dims with the first).
+    SmallVector<ReassociationIndices> unitGroups;
+    SmallVector<OpFoldResult> fullSizes;
+    int64_t next = 0;
+    for (int64_t d = 0; d < k; ++d) {
+      bool unit = (*blocks)[d] == 0;
+      fullSizes.push_back(unit ? rewriter.getIndexAttr(1)
+                               : encodingSizes[next]);
+      if (!unit || unitGroups.empty())
+        unitGroups.emplace_back();
+      unitGroups.back().push_back(d);
+      next += unit ? 0 : 1;
+    }
+    if (encodingRank > 0 && (*blocks)[0] == 0) {
+      // Leading unit dims joined the first group, which must hold the first
+      // encoding dim too: merge it with the next group.
+      for (size_t g = 1; g < unitGroups.size(); ++g)
+        if (llvm::any_of(unitGroups[g],
+                         [&](int64_t d) { return (*blocks)[d] != 0; })) {
+          unitGroups[0].append(unitGroups[g].begin(), unitGroups[g].end());
+          unitGroups.erase(unitGroups.begin() + g);
+          break;
+        }
+    }
     SmallVector<Value> results;
-    for (auto [value, type] :
-         llvm::zip(epilogue.getResults(), TypeRange{scaleType, offsetType})) {
+    SmallVector<Type> resultTypes = {scaleType, offsetType};
+    for (auto [value, type] : llvm::zip(epilogue.getResults(), resultTypes)) {
       Value result = value;
-      if (encodingRank != k) {
-        std::optional<SmallVector<ReassociationIndices>> expand =
-            getReassociationIndicesForReshape(cast<ShapedType>(value.getType()),
-                                              cast<ShapedType>(type));
-        if (!expand)
-          return rewriter.notifyMatchFailure(op, "unit dims not restorable");
-        result =
-            tensor::ExpandShapeOp::create(rewriter, loc, type, value, *expand);
-      }
-      results.push_back(result);
+      auto full = cast<RankedTensorType>(type);
+      SmallVector<int64_t> fullShape;
+      for (int64_t d = 0, e = 0; d < k; ++d)
+        fullShape.push_back((*blocks)[d] == 0 ? 1 : encodingShape[e++]);
+      auto fullType = full.clone(fullShape);
+      if (encodingRank != k)
+        result = tensor::ExpandShapeOp::create(
+            rewriter, loc, fullType, value,
+            encodingRank == 0 ? SmallVector<ReassociationIndices>{}
+                              : unitGroups,
+            fullSizes);
+      results.push_back(castTo(rewriter, loc, result, type));
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -626,11 +703,9 @@ struct ConvertQuantAffineToLinalgPass
     bool wrongShapes = false;
     getOperation()->walk([&](Operation *op) {
       if (auto encoding = dyn_cast<ComputeEncodingOp>(op)) {
-        if (!encoding.getInput().getType().hasStaticShape() ||
-            !cast<ShapedType>(encoding.getScale().getType()).hasStaticShape()) {
-          encoding.emitOpError()
-              << "with dynamic shapes is not lowered yet (static input and "
-                 "encoding shapes only)";
+        std::string error;
+        if (failed(encodingBlocks(encoding, error))) {
+          encoding.emitOpError() << error;
           wrongShapes = true;
         }
         return;

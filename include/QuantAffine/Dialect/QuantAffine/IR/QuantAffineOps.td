@@ -326,7 +326,8 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
       rules as the other ops (`B_d * S_d == X_d`, `-1` a wildcard; without
       it each `S_d` is 1 or `X_d`). A rank-0 or all-ones `S` is per-tensor.
     - `scale`, `offset`: float tensors of one shape `S`, rank at most the
-      input's.
+      input's. A dynamic dim of `S` is one encoding per block of its input
+      dim (per element without `block_size`).
   }];
 
   let arguments = (ins
