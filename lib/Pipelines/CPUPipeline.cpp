@@ -158,6 +158,11 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   contractions.parallelOuter = options.openmp;
   pm.addNestedPass<func::FuncOp>(
       createQuantAffineVectorizeContractionsPass(contractions));
+  // Min-max reductions (compute_encoding's statistics) split into lanes.
+  QuantAffineVectorizeReductionsPassOptions reductions;
+  reductions.parallelOuter = options.openmp;
+  pm.addNestedPass<func::FuncOp>(
+      createQuantAffineVectorizeReductionsPass(reductions));
   addVectorizeStage(pm, vectorize);
   // After canonicalization has marked the reads in bounds.
   if (options.reciprocalDivision)

@@ -56,6 +56,42 @@ def QuantAffineFuseElementwisePass
   ];
 }
 
+def QuantAffineVectorizeReductionsPass
+    : Pass<"quant-affine-vectorize-reductions", "func::FuncOp"> {
+  let summary = "Vectorize reductions whose combiners are exact in any order "
+                "(min, max) by splitting them into lanes";
+  let description = [{
+    Compiles `linalg.generic` ops on tensors whose every result is a
+    reduction by a combiner that gives the same bits in any order and
+    grouping: `arith.minimumf`, `maximumf`, `minnumf`, `maxnumf` and the
+    integer `minsi`, `maxsi`, `minui`, `maxui`, `addi`, `andi`, `ori`,
+    `xori` (the min-max statistics of `compute_encoding`, users' own
+    reductions). Float sums are not exact in another order and are left to
+    `quant-affine-vectorize-contractions`.
+
+    The last loop, a reduction that every input reads as its last,
+    contiguous dim, is split into `size / lanes` steps and a parallel dim of
+    `lanes`: the op reduces into `lanes` partial results per result (from
+    the combiner's neutral element), and a second op combines the lanes into
+    the original destination. The partial op is tiled into one row per
+    iteration (`scf.forall` with `parallel-outer`) and one step at a time,
+    each step vectorized and its accumulators hoisted into registers; the
+    lane combination is vectorized per row. Ops of other forms (dynamic
+    shapes, a last loop that is parallel or that lanes do not divide,
+    `linalg.index` in the body) are left to the other stages.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "Lanes of the partial results (a power of two)">,
+    Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"false",
+           "Tile the rows with scf.forall (threads), not scf.for">
+  ];
+  let dependentDialects = [
+    "arith::ArithDialect", "linalg::LinalgDialect", "scf::SCFDialect",
+    "tensor::TensorDialect", "vector::VectorDialect"
+  ];
+}
+
 def QuantAffineVectorizeContractionsPass
     : Pass<"quant-affine-vectorize-contractions", "func::FuncOp"> {
   let summary = "Tile sums (matmuls, dequantize fused into them) into "

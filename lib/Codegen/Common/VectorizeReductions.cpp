@@ -1,0 +1,331 @@
+//===- VectorizeReductions.cpp - min/max reductions split into lanes ------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A reduction along a contiguous dim vectorizes well only when each lane
+// keeps its own partial result and the lanes are combined once at the end:
+// a horizontal reduction per step costs a shuffle tree per vector. Reordering
+// the combination is a refinement only for combiners that give the same bits
+// in any order (min, max, integer add and bitwise ops), so those are the
+// ones split here. Upstream's linalg::splitReduction does the split for one
+// result; compute_encoding's statistics have two (minimum and maximum, one
+// pass over the input), hence this pass. Tiling, vectorization and subset
+// hoisting are upstream's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/TileAndReplace.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEVECTORIZEREDUCTIONSPASS
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` combines the same bits in any order and grouping.
+bool isExactCombiner(Operation *op) {
+  return isa<arith::MinimumFOp, arith::MaximumFOp, arith::MinNumFOp,
+             arith::MaxNumFOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+             arith::MaxUIOp, arith::AddIOp, arith::AndIOp, arith::OrIOp,
+             arith::XOrIOp>(op);
+}
+
+/// The combiner of each result of `op`: the yielded op of the result's
+/// block argument and one other value, exact; empty if any is not.
+SmallVector<Operation *> exactCombiners(linalg::GenericOp op) {
+  SmallVector<Operation *> combiners;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value out = op.getMatchingBlockArgument(&init);
+    Operation *combiner =
+        yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs())
+            .getDefiningOp();
+    if (!combiner || combiner->getBlock() != op.getBody() ||
+        !isExactCombiner(combiner) || combiner->getNumOperands() != 2 ||
+        !llvm::is_contained(combiner->getOperands(), out) || !out.hasOneUse())
+      return {};
+    combiners.push_back(combiner);
+  }
+  return combiners;
+}
+
+/// Whether `op` qualifies: static shapes, no linalg.index, exact combiners,
+/// and a last loop that is a reduction of a multiple of `lanes` that every
+/// input reads as its last dim (and no result reads at all).
+bool isSplittable(linalg::GenericOp op, int64_t lanes) {
+  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+      op.hasIndexSemantics() || exactCombiners(op).empty())
+    return false;
+  for (Type type : op->getOperandTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return false;
+  }
+  unsigned last = op.getNumLoops() - 1;
+  if (op.getIteratorTypesArray()[last] != utils::IteratorType::reduction ||
+      op.getStaticLoopRanges()[last] % lanes != 0 ||
+      op.getStaticLoopRanges()[last] == lanes)
+    return false;
+  AffineExpr lastDim = getAffineDimExpr(last, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return false;
+    bool reads = map.isFunctionOfDim(last);
+    if (op.isDpsInit(&operand) ? reads
+                               : reads && map.getResults().back() != lastDim)
+      return false;
+  }
+  return true;
+}
+
+/// The partial results of `op` in lanes, and the op that combines them into
+/// its destinations.
+std::pair<linalg::GenericOp, linalg::GenericOp>
+splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  unsigned loops = op.getNumLoops(), last = loops - 1;
+  AffineExpr steps = getAffineDimExpr(last, ctx);
+  AffineExpr lane = getAffineDimExpr(loops, ctx);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> results(map.getResults());
+    Value value = input->get();
+    if (map.isFunctionOfDim(last)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() /= lanes;
+      shape.push_back(lanes);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+        groups.push_back({i});
+      groups.push_back({type.getRank() - 1, type.getRank()});
+      value = tensor::ExpandShapeOp::create(rewriter, loc, type.clone(shape),
+                                            value, groups);
+      results.back() = steps;
+      results.push_back(lane);
+    }
+    inputs.push_back(value);
+    maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
+  }
+  SmallVector<Operation *> combiners = exactCombiners(op);
+  SmallVector<Value> partialInits;
+  SmallVector<AffineMap> combineMaps;
+  for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners)) {
+    auto type = cast<RankedTensorType>(init.get().getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.push_back(lanes);
+    TypedAttr neutral = *arith::getNeutralElement(combiner);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    Value start = arith::ConstantOp::create(rewriter, loc, neutral);
+    partialInits.push_back(
+        linalg::FillOp::create(rewriter, loc, start, empty).getResult(0));
+    SmallVector<AffineExpr> results(
+        op.getMatchingIndexingMap(&init).getResults());
+    results.push_back(lane);
+    maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::parallel);
+  auto partial = linalg::GenericOp::create(
+      rewriter, loc, ValueRange(partialInits).getTypes(), inputs, partialInits,
+      maps, iterators);
+  rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
+                             partial.getRegion().begin());
+
+  // The lanes combined into each destination by its combiner.
+  int64_t rank = cast<RankedTensorType>(op.getResultTypes()[0]).getRank();
+  for (Type type : op.getResultTypes())
+    if (cast<RankedTensorType>(type).getRank() != rank)
+      rank = -1;
+  SmallVector<Value> inits = op.getDpsInits();
+  AffineMap all = rewriter.getMultiDimIdentityMap(rank + 1);
+  AffineMap dropLane =
+      AffineMap::get(rank + 1, 0, all.getResults().drop_back(), ctx);
+  SmallVector<AffineMap> finalMaps(partialInits.size(), all);
+  finalMaps.append(inits.size(), dropLane);
+  SmallVector<utils::IteratorType> finalIterators(
+      rank, utils::IteratorType::parallel);
+  finalIterators.push_back(utils::IteratorType::reduction);
+  auto combine = linalg::GenericOp::create(
+      rewriter, loc, op.getResultTypes(), partial.getResults(), inits,
+      finalMaps, finalIterators,
+      [&](OpBuilder &b, Location nested, ValueRange args) {
+        SmallVector<Value> combined;
+        size_t count = combiners.size();
+        for (size_t i = 0; i < count; ++i) {
+          OperationState state(nested, combiners[i]->getName());
+          state.addOperands({args[count + i], args[i]});
+          state.addTypes(args[i].getType());
+          state.addAttributes(combiners[i]->getAttrs());
+          combined.push_back(b.create(state)->getResult(0));
+        }
+        linalg::YieldOp::create(b, nested, combined);
+      });
+  rewriter.replaceOp(op, combine.getResults());
+  return {partial, combine};
+}
+
+/// Vectorizes `op` (static shape) in place; false if upstream cannot.
+bool vectorizeInPlace(RewriterBase &rewriter, linalg::GenericOp op) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op);
+  if (failed(result))
+    return false;
+  rewriter.replaceOp(op, result->replacements);
+  return true;
+}
+
+SmallVector<OpFoldResult> asAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
+  return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {
+    return b.getIndexAttr(size);
+  });
+}
+
+struct QuantAffineVectorizeReductionsPass
+    : quant_affine::impl::QuantAffineVectorizeReductionsPassBase<
+          QuantAffineVectorizeReductionsPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Subset hoisting matches transfers and slices through these.
+    tensor::registerSubsetOpInterfaceExternalModels(registry);
+    vector::registerSubsetOpInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    if (lanes < 1 || !llvm::isPowerOf2_64(lanes)) {
+      getOperation().emitError("lanes must be a power of two, got ")
+          << lanes.getValue();
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (isSplittable(op, lanes))
+        candidates.push_back(op);
+    });
+    if (candidates.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : candidates) {
+      rewriter.setInsertionPoint(op);
+      auto [partial, combine] = splitIntoLanes(rewriter, op, lanes);
+      compilePartial(rewriter, partial);
+      compileCombine(rewriter, combine);
+    }
+    cleanUp();
+  }
+
+  /// Rows one at a time, then steps one at a time, each step a vector of
+  /// `lanes`.
+  void compilePartial(RewriterBase &rewriter, linalg::GenericOp partial) {
+    SmallVector<utils::IteratorType> iterators =
+        partial.getIteratorTypesArray();
+    unsigned loops = partial.getNumLoops();
+    SmallVector<int64_t> rows(loops, 0), steps(loops, 0);
+    for (unsigned i = 0; i + 1 < loops; ++i)
+      (iterators[i] == utils::IteratorType::parallel ? rows : steps)[i] = 1;
+    linalg::GenericOp row = partial;
+    if (llvm::is_contained(rows, 1))
+      row = quant_affine::tileAndReplace(
+          rewriter, partial, asAttrs(rewriter, rows), parallelOuter);
+    if (!row)
+      return;
+    linalg::GenericOp step = quant_affine::tileAndReplace(
+        rewriter, row, asAttrs(rewriter, steps), /*forall=*/false);
+    if (step)
+      vectorizeInPlace(rewriter, step);
+  }
+
+  /// The lanes of one row at a time, as one vector reduction.
+  void compileCombine(RewriterBase &rewriter, linalg::GenericOp combine) {
+    unsigned loops = combine.getNumLoops();
+    SmallVector<int64_t> rows(loops, 1);
+    rows.back() = 0;
+    linalg::GenericOp row = combine;
+    if (loops > 1)
+      row = quant_affine::tileAndReplace(rewriter, combine,
+                                         asAttrs(rewriter, rows),
+                                         /*forall=*/false);
+    if (row)
+      vectorizeInPlace(rewriter, row);
+  }
+
+  /// Folds the tiles' slices into their transfers, keeps the accumulators
+  /// in registers across the steps, and makes the vectors 1-D.
+  void cleanUp() {
+    MLIRContext *context = &getContext();
+    func::FuncOp func = getOperation();
+    {
+      RewritePatternSet patterns(context);
+      tensor::populateFoldTensorSubsetOpPatterns(patterns);
+      scf::ForOp::getCanonicalizationPatterns(patterns, context);
+      tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+      tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
+      linalg::populateSwapExtractSliceWithFillPatterns(patterns);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+    IRRewriter rewriter(context);
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(
+          rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+    {
+      // A step reduces over unit dims: elementwise combinations.
+      RewritePatternSet patterns(context);
+      vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
+                                                               context);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+      vector::InsertOp::getCanonicalizationPatterns(patterns, context);
+      (void)applyPatternsGreedily(func, std::move(patterns));
+    }
+  }
+};
+
+} // namespace

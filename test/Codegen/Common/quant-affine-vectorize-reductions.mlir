@@ -1,0 +1,79 @@
+// Reductions whose combiners are exact in any order (min, max, integer
+// add and bitwise ops) are split into 16 lanes along their contiguous last
+// loop: a row at a time, a step of 16 at a time with the partial results in
+// registers (iter_args), then one vector.reduction per row and result.
+// Float sums, dynamic shapes and last loops that 16 does not divide are
+// left alone. With parallel-outer the rows are an scf.forall.
+// RUN: quant-affine-opt %s --quant-affine-vectorize-reductions --split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-vectorize-reductions=parallel-outer --split-input-file | FileCheck %s --check-prefix=FORALL
+
+// CHECK-LABEL: func.func @min_max(
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 4, 16]
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<1x16xf32>, vector<1x16xf32>)
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : tensor<8x4x16xf32>, vector<16xf32>
+// CHECK: arith.minimumf %{{.*}}, %[[V]] : vector<16xf32>
+// CHECK: arith.maximumf %{{.*}}, %[[V]] : vector<16xf32>
+// CHECK: scf.for
+// CHECK: vector.reduction <minimumf>, %{{.*}}, %{{.*}} : vector<16xf32> into f32
+// CHECK: vector.reduction <maximumf>, %{{.*}}, %{{.*}} : vector<16xf32> into f32
+// FORALL-LABEL: func.func @min_max(
+// FORALL: scf.forall
+// FORALL: arith.minimumf %{{.*}} : vector<16xf32>
+func.func @min_max(%x: tensor<8x64xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %pinf = arith.constant 0x7F800000 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %a = linalg.fill ins(%pinf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %b = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%a, %b : tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%in: f32, %o1: f32, %o2: f32):
+    %1 = arith.minimumf %o1, %in : f32
+    %2 = arith.maximumf %o2, %in : f32
+    linalg.yield %1, %2 : f32, f32
+  } -> (tensor<8xf32>, tensor<8xf32>)
+  return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// An integer sum (exact in any order), over the whole tensor: no row loop.
+// CHECK-LABEL: func.func @int_sum(
+// CHECK: scf.for {{.*}} -> (tensor<16xi32>, vector<16xi32>)
+// CHECK: arith.addi %{{.*}} : vector<16xi32>
+// CHECK: vector.reduction <add>
+func.func @int_sum(%x: tensor<256xi32>, %init: tensor<i32>) -> tensor<i32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<256xi32>) outs(%init : tensor<i32>) {
+  ^bb0(%in: i32, %o: i32):
+    %1 = arith.addi %o, %in : i32
+    linalg.yield %1 : i32
+  } -> tensor<i32>
+  return %r : tensor<i32>
+}
+
+// -----
+
+// Not split: a float sum (not exact in another order), a last loop that 16
+// does not divide, a dynamic shape.
+// CHECK-LABEL: func.func @left_alone(
+// CHECK-NOT: vector.
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: vector.
+func.func @left_alone(%x: tensor<8x64xf32>, %y: tensor<8x60xf32>, %z: tensor<?x64xf32>, %i: tensor<8xf32>, %j: tensor<?xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<?xf32>) {
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%i : tensor<8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.addf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : tensor<8x60xf32>) outs(%i : tensor<8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.minimumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<8xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%z : tensor<?x64xf32>) outs(%j : tensor<?xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.maximumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<?xf32>
+  return %s, %m, %d : tensor<8xf32>, tensor<8xf32>, tensor<?xf32>
+}
