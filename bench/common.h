@@ -102,3 +102,35 @@ template <typename T> T *allocateFirstTouch(int64_t count) {
     p[i] = T();
   return p;
 }
+
+/// The largest cache of cpu0 (sysfs), at least 32 MiB: benchmarks that must
+/// read memory rotate through copies of their inputs past 3 x this.
+inline int64_t lastLevelCacheBytes() {
+  int64_t best = 32 << 20;
+  for (int i = 0; i < 8; ++i) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+    FILE *f = std::fopen((dir + "/size").c_str(), "r");
+    if (!f)
+      break;
+    long size = 0;
+    char unit = 0;
+    if (std::fscanf(f, "%ld%c", &size, &unit) >= 1) {
+      int64_t bytes = size * (unit == 'K' ? 1024 : unit == 'M' ? 1 << 20 : 1);
+      best = bytes > best ? bytes : best;
+    }
+    std::fclose(f);
+  }
+  return best;
+}
+
+/// Writes `bytes` bytes of `data` to `path`; exits on failure.
+inline void writeFile(const std::string &path, const void *data,
+                      int64_t bytes) {
+  FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f || std::fwrite(data, 1, bytes, f) != size_t(bytes)) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    std::exit(1);
+  }
+  std::fclose(f);
+}

@@ -64,25 +64,6 @@ double now() {
       .count();
 }
 
-int64_t lastLevelCacheBytes() {
-  int64_t best = 32 << 20;
-  for (int i = 0; i < 8; ++i) {
-    std::string dir =
-        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
-    FILE *f = std::fopen((dir + "/size").c_str(), "r");
-    if (!f)
-      break;
-    long size = 0;
-    char unit = 0;
-    if (std::fscanf(f, "%ld%c", &size, &unit) >= 1) {
-      int64_t bytes = size * (unit == 'K' ? 1024 : unit == 'M' ? 1 << 20 : 1);
-      best = std::max<int64_t>(best, bytes);
-    }
-    std::fclose(f);
-  }
-  return best;
-}
-
 /// One copy of a case's weights: codes (packed for int4) and scales.
 struct Weights {
   uint8_t *codes;

@@ -74,6 +74,11 @@ SmallVector<Operation *> exactCombiners(linalg::GenericOp op) {
   return combiners;
 }
 
+/// A last loop this short is reduced within one vector per row (a block of
+/// a blocked encoding): split into lanes, its partial results would be
+/// nearly as large as its input.
+constexpr int64_t kShortReduction = 256;
+
 /// Whether `op` qualifies: static shapes, no linalg.index, exact combiners,
 /// and a last loop that is a reduction of a multiple of `lanes` that every
 /// input reads as its last dim (and no result reads at all).
@@ -136,12 +141,23 @@ splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
     inputs.push_back(value);
     maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
   }
+  // Without a parallel loop (a per-tensor statistic), the outermost loop
+  // keeps its partial results apart too, so that its rows can be threads.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool rowsApart =
+      last > 0 &&
+      llvm::none_of(ArrayRef(iterators).drop_back(), [](utils::IteratorType t) {
+        return t == utils::IteratorType::parallel;
+      });
+  int64_t rowCount = op.getStaticLoopRanges()[0];
   SmallVector<Operation *> combiners = exactCombiners(op);
   SmallVector<Value> partialInits;
-  SmallVector<AffineMap> combineMaps;
   for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners)) {
     auto type = cast<RankedTensorType>(init.get().getType());
-    SmallVector<int64_t> shape(type.getShape());
+    SmallVector<int64_t> shape;
+    if (rowsApart)
+      shape.push_back(rowCount);
+    shape.append(type.getShape().begin(), type.getShape().end());
     shape.push_back(lanes);
     TypedAttr neutral = *arith::getNeutralElement(combiner);
     Value empty =
@@ -149,12 +165,15 @@ splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
     Value start = arith::ConstantOp::create(rewriter, loc, neutral);
     partialInits.push_back(
         linalg::FillOp::create(rewriter, loc, start, empty).getResult(0));
-    SmallVector<AffineExpr> results(
-        op.getMatchingIndexingMap(&init).getResults());
+    SmallVector<AffineExpr> results;
+    if (rowsApart)
+      results.push_back(getAffineDimExpr(0, ctx));
+    llvm::append_range(results, op.getMatchingIndexingMap(&init).getResults());
     results.push_back(lane);
     maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
   }
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (rowsApart)
+    iterators[0] = utils::IteratorType::parallel;
   iterators.push_back(utils::IteratorType::parallel);
   auto partial = linalg::GenericOp::create(
       rewriter, loc, ValueRange(partialInits).getTypes(), inputs, partialInits,
@@ -168,13 +187,15 @@ splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
     if (cast<RankedTensorType>(type).getRank() != rank)
       rank = -1;
   SmallVector<Value> inits = op.getDpsInits();
-  AffineMap all = rewriter.getMultiDimIdentityMap(rank + 1);
-  AffineMap dropLane =
-      AffineMap::get(rank + 1, 0, all.getResults().drop_back(), ctx);
+  int64_t extra = rowsApart ? 1 : 0;
+  AffineMap all = rewriter.getMultiDimIdentityMap(rank + 1 + extra);
+  AffineMap dropLane = AffineMap::get(
+      rank + 1 + extra, 0, all.getResults().drop_back().drop_front(extra), ctx);
   SmallVector<AffineMap> finalMaps(partialInits.size(), all);
   finalMaps.append(inits.size(), dropLane);
   SmallVector<utils::IteratorType> finalIterators(
-      rank, utils::IteratorType::parallel);
+      extra, utils::IteratorType::reduction);
+  finalIterators.append(rank, utils::IteratorType::parallel);
   finalIterators.push_back(utils::IteratorType::reduction);
   auto combine = linalg::GenericOp::create(
       rewriter, loc, op.getResultTypes(), partial.getResults(), inits,
@@ -239,12 +260,36 @@ struct QuantAffineVectorizeReductionsPass
       return;
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
+      if (op.getStaticLoopRanges().back() <= kShortReduction) {
+        compileShort(rewriter, op);
+        continue;
+      }
       rewriter.setInsertionPoint(op);
       auto [partial, combine] = splitIntoLanes(rewriter, op, lanes);
       compilePartial(rewriter, partial);
       compileCombine(rewriter, combine);
     }
     cleanUp();
+  }
+
+  /// A short last loop: every other loop one at a time (the outermost
+  /// parallel ones as rows, threaded with parallel-outer), the last loop
+  /// one vector reduced in registers.
+  void compileShort(RewriterBase &rewriter, linalg::GenericOp op) {
+    unsigned loops = op.getNumLoops();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<int64_t> rows(loops, 0), rest(loops, 0);
+    for (unsigned i = 0; i + 1 < loops; ++i)
+      (iterators[i] == utils::IteratorType::parallel ? rows : rest)[i] = 1;
+    linalg::GenericOp row = op;
+    if (llvm::is_contained(rows, 1))
+      row = quant_affine::tileAndReplace(rewriter, op, asAttrs(rewriter, rows),
+                                         parallelOuter);
+    if (row && llvm::is_contained(rest, 1))
+      row = quant_affine::tileAndReplace(rewriter, row, asAttrs(rewriter, rest),
+                                         /*forall=*/false);
+    if (row)
+      vectorizeInPlace(rewriter, row);
   }
 
   /// Rows one at a time, then steps one at a time, each step a vector of

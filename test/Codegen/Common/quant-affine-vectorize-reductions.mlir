@@ -1,6 +1,7 @@
 // Reductions whose combiners are exact in any order (min, max, integer
 // add and bitwise ops) are split into 16 lanes along their contiguous last
-// loop: a row at a time, a step of 16 at a time with the partial results in
+// loop when it is longer than 256 (shorter ones are one vector each): a
+// row at a time, a step of 16 at a time with the partial results in
 // registers (iter_args), then one vector.reduction per row and result.
 // Float sums, dynamic shapes and last loops that 16 does not divide are
 // left alone. With parallel-outer the rows are an scf.forall.
@@ -8,10 +9,10 @@
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions=parallel-outer --split-input-file | FileCheck %s --check-prefix=FORALL
 
 // CHECK-LABEL: func.func @min_max(
-// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 4, 16]
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 32, 16]
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<1x16xf32>, vector<1x16xf32>)
-// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : tensor<8x4x16xf32>, vector<16xf32>
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : tensor<8x32x16xf32>, vector<16xf32>
 // CHECK: arith.minimumf %{{.*}}, %[[V]] : vector<16xf32>
 // CHECK: arith.maximumf %{{.*}}, %[[V]] : vector<16xf32>
 // CHECK: scf.for
@@ -20,13 +21,13 @@
 // FORALL-LABEL: func.func @min_max(
 // FORALL: scf.forall
 // FORALL: arith.minimumf %{{.*}} : vector<16xf32>
-func.func @min_max(%x: tensor<8x64xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+func.func @min_max(%x: tensor<8x512xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %pinf = arith.constant 0x7F800000 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %e = tensor.empty() : tensor<8xf32>
   %a = linalg.fill ins(%pinf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
   %b = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%a, %b : tensor<8xf32>, tensor<8xf32>) {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x512xf32>) outs(%a, %b : tensor<8xf32>, tensor<8xf32>) {
   ^bb0(%in: f32, %o1: f32, %o2: f32):
     %1 = arith.minimumf %o1, %in : f32
     %2 = arith.maximumf %o2, %in : f32
@@ -42,8 +43,8 @@ func.func @min_max(%x: tensor<8x64xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 // CHECK: scf.for {{.*}} -> (tensor<16xi32>, vector<16xi32>)
 // CHECK: arith.addi %{{.*}} : vector<16xi32>
 // CHECK: vector.reduction <add>
-func.func @int_sum(%x: tensor<256xi32>, %init: tensor<i32>) -> tensor<i32> {
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<256xi32>) outs(%init : tensor<i32>) {
+func.func @int_sum(%x: tensor<1024xi32>, %init: tensor<i32>) -> tensor<i32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<1024xi32>) outs(%init : tensor<i32>) {
   ^bb0(%in: i32, %o: i32):
     %1 = arith.addi %o, %in : i32
     linalg.yield %1 : i32
@@ -76,4 +77,42 @@ func.func @left_alone(%x: tensor<8x64xf32>, %y: tensor<8x60xf32>, %z: tensor<?x6
     linalg.yield %1 : f32
   } -> tensor<?xf32>
   return %s, %m, %d : tensor<8xf32>, tensor<8xf32>, tensor<?xf32>
+}
+
+// -----
+
+// No parallel loop (a per-tensor statistic): the outer loop's rows keep
+// their partial results apart ([rows, lanes]), so they can be threads; the
+// combination reduces rows and lanes.
+// CHECK-LABEL: func.func @per_tensor(
+// CHECK: tensor.empty() : tensor<8x16xf32>
+// CHECK: arith.minimumf %{{.*}} : vector<16xf32>
+// CHECK: vector.reduction <minimumf>
+// FORALL-LABEL: func.func @per_tensor(
+// FORALL: scf.forall
+func.func @per_tensor(%x: tensor<8x512xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<8x512xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.minimumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// A short last loop (a block of 32): not split; each block is one vector,
+// reduced in registers.
+// CHECK-LABEL: func.func @blocks(
+// CHECK-NOT: tensor.expand_shape
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<4x2x32xf32>, vector<32xf32>
+// CHECK: vector.reduction <maximumf>, %{{.*}} : vector<32xf32> into f32
+func.func @blocks(%x: tensor<4x2x32xf32>, %init: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x2x32xf32>) outs(%init : tensor<4x2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.maximumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x2xf32>
+  return %r : tensor<4x2xf32>
 }

@@ -73,12 +73,17 @@ def QuantAffineVectorizeReductionsPass
     contiguous dim, is split into `size / lanes` steps and a parallel dim of
     `lanes`: the op reduces into `lanes` partial results per result (from
     the combiner's neutral element), and a second op combines the lanes into
-    the original destination. The partial op is tiled into one row per
+    the original destination. Without a parallel loop (a per-tensor
+    statistic), the outermost loop keeps its partial results apart too, so
+    that its rows can be threads. The partial op is tiled into one row per
     iteration (`scf.forall` with `parallel-outer`) and one step at a time,
     each step vectorized and its accumulators hoisted into registers; the
-    lane combination is vectorized per row. Ops of other forms (dynamic
-    shapes, a last loop that is parallel or that lanes do not divide,
-    `linalg.index` in the body) are left to the other stages.
+    lane combination is vectorized per row. A last loop of at most 256 (a
+    block of a blocked encoding) is not split, whose partial results would
+    be nearly as large as the input: each is one vector, reduced in
+    registers. Ops of other forms (dynamic shapes, a last loop that is
+    parallel or that lanes do not divide, `linalg.index` in the body) are
+    left to the other stages.
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",

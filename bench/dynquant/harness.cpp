@@ -1,0 +1,275 @@
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Dynamic quantization of 4096 x 4096 f32 activations (bench/dynquant):
+//   ours   compute_encoding + quantize (kernels.mlir), compiled ahead of
+//          time with --quant-affine-cpu-pipeline="openmp=true";
+//   plain  the same AIMET arithmetic as a straightforward C++ loop per row
+//          (per tensor: a min-max pass, then a quantize pass);
+//   limit  the access pattern's fastest loop: read the input once (a
+//          max over it, AVX-512), then read it again and write a byte per
+//          element (convert, pack, store): two passes, as ours makes.
+// Interleaved round by round on 1 and 2 threads; inputs rotate through
+// copies larger than 3 x the last-level cache, so every pass reads memory.
+// Before timing, ours is checked bit for bit against the plain loop.
+// Also writes OUT/x.bin and OUT/ours-per-tensor.bin for ONNX Runtime.
+//
+//   harness ROUNDS OUT   -> CSV: case,threads,variant,seconds,bytes
+#include "common.h"
+
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+void _mlir_ciface_per_token(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);
+void _mlir_ciface_per_tensor_u8(MemRef2D *, MemRef2D *, MemRef1D *, MemRef1D *);
+void _mlir_ciface_per_block32(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);
+}
+
+namespace {
+
+constexpr int64_t kRows = 4096, kCols = 4096, kElems = kRows * kCols;
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+MemRef2D desc(void *p, int64_t rows, int64_t cols) {
+  return {p, p, 0, {rows, cols}, {cols, 1}};
+}
+
+/// AIMET 2.x min-max (2025) for f32 input: DESIGN.md section 6, in the
+/// order AIMET rounds (f32 throughout for f32 input).
+void encodingOf(float mn, float mx, int64_t qmin, int64_t qmax, bool symmetric,
+                float &scale, float &offset) {
+  int64_t n = qmax - qmin;
+  double tiny = (0.005 - (-0.005)) / double(n);
+  double minScale = std::min(std::ldexp(1.0, -23), tiny);
+  float lo = mn > 0.f ? 0.f : mn, hi = mx < 0.f ? 0.f : mx;
+  float width = (hi - lo) / float(n);
+  float adjust = width < float(minScale) ? float(minScale) : 0.f;
+  float encMin, encMax;
+  if (symmetric) {
+    int64_t p = n / 2, c = n - n / 2;
+    float top = hi + float(p) * adjust, bottom = lo - float(c) * adjust;
+    float up = top / float(p + (n == 3)), down = -bottom / float(c);
+    float delta = std::isnan(up) || std::isnan(down) ? NAN : std::max(up, down);
+    encMin = float(-c) * delta;
+    encMax = float(p) * delta;
+  } else {
+    encMin = lo;
+    encMax = hi + float(n) * adjust;
+  }
+  float largest = 3.4028234663852886e38f;
+  if (encMax > largest)
+    encMax = largest;
+  if (encMin < -largest)
+    encMin = -largest;
+  scale = (encMax - encMin) / float(n);
+  if (scale < float(minScale))
+    scale = float(minScale);
+  if (symmetric) {
+    double middle = std::nearbyint((double(qmin) + double(qmax)) / 2.0);
+    offset = middle == 0 ? 0.f : float(-middle);
+  } else {
+    offset = std::nearbyint(encMin / scale) - float(qmin);
+    offset = std::min(std::max(offset, float(-qmax)), float(-qmin));
+  }
+}
+
+int8_t quantizeOne(float x, float s, float o, int64_t qmin, int64_t qmax) {
+  float q = std::nearbyint(x / s) - o;
+  q = q < float(qmin) ? float(qmin) : q;
+  q = float(qmax) < q ? float(qmax) : q;
+  return int8_t(int32_t(q));
+}
+
+/// The plain loop: per group of `group` consecutive elements of a row (the
+/// row for per token, 32 for blocks), or the whole tensor (group 0).
+void plain(const float *x, int8_t *q, float *scales, float *offsets,
+           int64_t group, int64_t qmin, int64_t qmax, bool symmetric) {
+  if (group == 0) {
+    float mn = INFINITY, mx = -INFINITY;
+#pragma omp parallel for reduction(min : mn) reduction(max : mx)
+    for (int64_t i = 0; i < kElems; ++i) {
+      mn = std::min(mn, x[i]);
+      mx = std::max(mx, x[i]);
+    }
+    encodingOf(mn, mx, qmin, qmax, symmetric, scales[0], offsets[0]);
+#pragma omp parallel for
+    for (int64_t i = 0; i < kElems; ++i)
+      q[i] = quantizeOne(x[i], scales[0], offsets[0], qmin, qmax);
+    return;
+  }
+  int64_t groups = kCols / group;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t g = 0; g < groups; ++g) {
+      const float *in = x + r * kCols + g * group;
+      float mn = INFINITY, mx = -INFINITY;
+      for (int64_t j = 0; j < group; ++j) {
+        mn = std::min(mn, in[j]);
+        mx = std::max(mx, in[j]);
+      }
+      float &s = scales[r * groups + g], &o = offsets[r * groups + g];
+      encodingOf(mn, mx, qmin, qmax, symmetric, s, o);
+      for (int64_t j = 0; j < group; ++j)
+        q[r * kCols + g * group + j] = quantizeOne(in[j], s, o, qmin, qmax);
+    }
+}
+
+/// The limit: a max over the input, then convert-and-store of the input.
+float limit(const float *x, int8_t *q) {
+  float result = 0;
+#pragma omp parallel reduction(max : result)
+  {
+    __m512 m0 = _mm512_set1_ps(-INFINITY), m1 = m0;
+#pragma omp for schedule(static)
+    for (int64_t r = 0; r < kRows; ++r)
+      for (int64_t j = 0; j < kCols; j += 32) {
+        m0 = _mm512_max_ps(m0, _mm512_loadu_ps(x + r * kCols + j));
+        m1 = _mm512_max_ps(m1, _mm512_loadu_ps(x + r * kCols + j + 16));
+      }
+    result = _mm512_reduce_max_ps(_mm512_max_ps(m0, m1));
+  }
+  __m512 k = _mm512_set1_ps(1.f / (result + 1.f));
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t j = 0; j < kCols; j += 64) {
+      const float *in = x + r * kCols + j;
+      __m512i a = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in), k));
+      __m512i b =
+          _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + 16), k));
+      __m512i c =
+          _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + 32), k));
+      __m512i d =
+          _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + 48), k));
+      __m512i packed = _mm512_inserti64x4(
+          _mm512_castsi256_si512(_mm256_set_m128i(_mm512_cvtepi32_epi8(b),
+                                                  _mm512_cvtepi32_epi8(a))),
+          _mm256_set_m128i(_mm512_cvtepi32_epi8(d), _mm512_cvtepi32_epi8(c)),
+          1);
+      _mm512_stream_si512(reinterpret_cast<__m512i *>(q + r * kCols + j),
+                          packed);
+    }
+  _mm_sfence();
+  return result;
+}
+
+struct Case {
+  const char *name;
+  int64_t group; // 0: per tensor; kCols: per token; 32: per block
+  int64_t qmin, qmax;
+  bool symmetric;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 9;
+  std::string out = argc > 2 ? argv[2] : ".";
+  int64_t bytes = kElems * 4;
+  int copies = int(
+      std::max<int64_t>(2, (3 * lastLevelCacheBytes() + bytes - 1) / bytes));
+  std::vector<float *> xs;
+  uint32_t state = 20261124;
+  for (int c = 0; c < copies; ++c) {
+    float *x = allocateFirstTouch<float>(kElems);
+    for (int64_t i = 0; i < kElems; ++i) {
+      state = state * 1664525u + 1013904223u;
+      // Activations: mostly within +-4, a few outliers per row.
+      float v = float(int32_t(state) % 40000) * 1e-4f;
+      x[i] = (state & 0xFFF) == 7 ? v * 8 : v;
+    }
+    xs.push_back(x);
+  }
+  int8_t *q = allocateFirstTouch<int8_t>(kElems),
+         *ref = allocateFirstTouch<int8_t>(kElems);
+  std::vector<float> s(kElems / 32), o(kElems / 32), rs(kElems / 32),
+      ro(kElems / 32);
+  const Case cases[] = {{"per_token", kCols, -128, 127, false},
+                        {"per_tensor_u8", 0, 0, 255, false},
+                        {"per_block32", 32, -8, 7, true}};
+  auto ours = [&](const Case &c, float *x) {
+    MemRef2D xd = desc(x, kRows, kCols), qd = desc(q, kRows, kCols);
+    if (c.group == 0) {
+      MemRef1D sd{s.data(), s.data(), 0, {1}, {1}},
+          od{o.data(), o.data(), 0, {1}, {1}};
+      _mlir_ciface_per_tensor_u8(&xd, &qd, &sd, &od);
+      return;
+    }
+    int64_t groups = kCols / c.group;
+    MemRef2D sd = desc(s.data(), kRows, groups),
+             od = desc(o.data(), kRows, groups);
+    (c.group == kCols ? _mlir_ciface_per_token
+                      : _mlir_ciface_per_block32)(&xd, &qd, &sd, &od);
+  };
+  std::printf("case,threads,variant,seconds,bytes\n");
+  int failures = 0;
+  for (const Case &c : cases) {
+    // Checked first: codes and encodings bit for bit against the plain loop.
+    ours(c, xs[0]);
+    plain(xs[0], ref, rs.data(), ro.data(), c.group, c.qmin, c.qmax,
+          c.symmetric);
+    int64_t encodings = c.group == 0 ? 1 : kRows * (kCols / c.group);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < kElems; ++i)
+      bad += q[i] != ref[i];
+    for (int64_t i = 0; i < encodings; ++i)
+      bad += std::memcmp(&s[i], &rs[i], 4) != 0 ||
+             std::memcmp(&o[i], &ro[i], 4) != 0;
+    if (bad) {
+      std::printf("# %s: %lld mismatches\n", c.name, (long long)bad);
+      ++failures;
+      continue;
+    }
+    if (c.group == 0) {
+      writeFile(out + "/x.bin", xs[0], kElems * 4);
+      writeFile(out + "/ours-per-tensor.bin", q, kElems);
+      writeFile(out + "/ours-per-tensor-encoding.bin", s.data(), 4);
+      writeFile(out + "/ours-per-tensor-offset.bin", o.data(), 4);
+    }
+    for (int threads : {1, 2}) {
+      omp_set_num_threads(threads);
+      std::vector<double> tOurs, tPlain, tLimit;
+      for (int r = 0; r < rounds; ++r) {
+        double t0 = now();
+        ours(c, xs[r % copies]);
+        double t1 = now();
+        plain(xs[(r + 1) % copies], ref, rs.data(), ro.data(), c.group, c.qmin,
+              c.qmax, c.symmetric);
+        double t2 = now();
+        volatile float sink = limit(xs[(r + 2) % copies], ref);
+        (void)sink;
+        double t3 = now();
+        tOurs.push_back(t1 - t0);
+        tPlain.push_back(t2 - t1);
+        tLimit.push_back(t3 - t2);
+      }
+      // Bytes of the access pattern: the input twice, the codes once.
+      long long traffic = 2 * kElems * 4 + kElems;
+      std::printf("%s,%d,ours,%.9g,%lld\n", c.name, threads, median(tOurs),
+                  traffic);
+      std::printf("%s,%d,plain,%.9g,%lld\n", c.name, threads, median(tPlain),
+                  traffic);
+      std::printf("%s,%d,limit,%.9g,%lld\n", c.name, threads, median(tLimit),
+                  traffic);
+      std::fflush(stdout);
+    }
+  }
+  return failures ? 1 : 0;
+}
