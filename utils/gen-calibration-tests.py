@@ -6,7 +6,8 @@ usage: /usr/bin/python3 utils/gen-calibration-tests.py PATH/TO/shared/conformanc
 
 Writes test/Integration/CPU/conformance-compute-encoding.mlir: every public
 aimet_compute_encoding and aimet_encoding_degenerate vector valid for AIMET's
-2025 behaviour, plus edge cases (NaN, +-Inf, all equal, all zero, one
+2025 behaviour, every public torchao_choose_qparams vector (torchao 0.10 and
+head, as compute_encoding's `torchao` properties), plus edge cases (NaN, +-Inf, all equal, all zero, one
 element, subnormal ranges; f32, f16, bf16; per tensor, per channel, per
 block; 1-, 2-, 4- and 8-bit grids) whose expected encodings come from ref.py
 (the NumPy reference, normative). The data is copied into the test. Each case
@@ -29,39 +30,47 @@ spec.loader.exec_module(gen)
 
 
 class Case:
-    def __init__(self, name, x, x_dt, shape, qmin, qmax, symmetric, block, scale, offset, note):
+    def __init__(self, name, x, x_dt, shape, qmin, qmax, symmetric, block, scale, offset, note,
+                 extra="", scale_dt="f32", offset_dt="f32"):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
-    def bits(self, values):
-        return [int(b) for b in gen.float_bits(np.asarray(values, np.float32), "f32")]
-
-    def canonical(self, values):
-        v = np.asarray(values, np.float32).reshape(-1)
-        return [0x7FC00000 if np.isnan(a) else b for a, b in zip(v, self.bits(v))]
+    def canonical(self, values, dt):
+        v = np.asarray(values, np.float64).reshape(-1)
+        bits = [int(b) for b in gen.float_bits(gen.to_np(v.tolist(), dt), dt)]
+        return [gen.CANONICAL_NAN[dt] if np.isnan(a) else b for a, b in zip(v, bits)]
 
     def checks(self):
-        return ["// CHECK-LABEL: %s" % self.name,
-                "// CHECK-NEXT: Unranked Memref",
-                "// CHECK-NEXT: %s" % json.dumps(self.canonical(self.scale)).replace(",", ", ").replace(",  ", ", "),
-                "// CHECK-NEXT: Unranked Memref",
-                "// CHECK-NEXT: %s" % json.dumps(self.canonical(self.offset)).replace(",  ", ", ")]
+        lines = ["// CHECK-LABEL: %s" % self.name,
+                 "// CHECK-NEXT: Unranked Memref",
+                 "// CHECK-NEXT: %s" % json.dumps(self.canonical(self.scale, self.scale_dt)).replace(",  ", ", ")]
+        if self.offset is not None:
+            lines += ["// CHECK-NEXT: Unranked Memref",
+                      "// CHECK-NEXT: %s" % json.dumps(self.canonical(self.offset, self.offset_dt)).replace(",  ", ", ")]
+        return lines
 
     def emit(self):
         xs = list(np.shape(self.x))
-        tx, ts = gen.ttype(xs, self.x_dt), gen.ttype(self.shape, "f32")
+        tx = gen.ttype(xs, self.x_dt)
+        ts, to = gen.ttype(self.shape, self.scale_dt), gen.ttype(self.shape, self.offset_dt)
         count = int(np.prod(self.shape)) if self.shape else 1
-        flat = gen.ttype([count], "f32")
         attrs = " range [%d, %d]" % (self.qmin, self.qmax)
         if self.symmetric:
             attrs += " symmetric"
+        attrs += self.extra
         if self.block is not None:
             attrs += " block [%s]" % ", ".join(str(b) for b in self.block)
         lines = ["// %s" % self.note,
                  "func.func @%s(%%x: %s) {" % (self.name, tx),
-                 "  %%s, %%o = quant_affine.compute_encoding %%x%s : %s -> (%s, %s)" % (attrs, tx, ts, ts),
+                 "  %%s, %%o = quant_affine.compute_encoding %%x%s : %s -> (%s, %s)" % (attrs, tx, ts, to),
                  '  vector.print str "%s\\n"' % self.name]
-        for v in ("s", "o"):
+        shown = ("s", "o") if self.offset is not None else ("s",)
+        for v in shown:
+            dt = self.scale_dt if v == "s" else self.offset_dt
+            ts = gen.ttype(self.shape, dt)
+            flat = gen.ttype([count], dt)
+            ity = "i%d" % gen.BITS[dt]
+            nan = gen.CANONICAL_NAN[dt]
             src = "%" + v
             if list(self.shape) != [count]:
                 groups = "[]" if not self.shape else "[[%s]]" % ", ".join(str(i) for i in range(len(self.shape)))
@@ -70,13 +79,13 @@ class Case:
                              "  %%%s_flat = tensor.expand_shape %s [] output_shape [1] : %s into %s" % (v, src, ts, flat))
                 src = "%%%s_flat" % v
             lines += [
-                "  %%%s_nan = arith.constant dense<2143289344> : %s" % (v, gen.ttype([count], "i32")),
-                "  %%%s_nanf = arith.bitcast %%%s_nan : %s to %s" % (v, v, gen.ttype([count], "i32"), flat),
+                "  %%%s_nan = arith.constant dense<%d> : %s" % (v, nan, gen.ttype([count], ity)),
+                "  %%%s_nanf = arith.bitcast %%%s_nan : %s to %s" % (v, v, gen.ttype([count], ity), flat),
                 "  %%%s_isnan = arith.cmpf uno, %s, %s : %s" % (v, src, src, flat),
                 "  %%%s_c = arith.select %%%s_isnan, %%%s_nanf, %s : %s, %s" % (
                     v, v, v, src, gen.ttype([count], "i1"), flat),
-                "  %%%s_b = arith.bitcast %%%s_c : %s to %s" % (v, v, flat, gen.ttype([count], "i32")),
-                "  %%%s_w = arith.extui %%%s_b : %s to %s" % (v, v, gen.ttype([count], "i32"), gen.ttype([count], "i64")),
+                "  %%%s_b = arith.bitcast %%%s_c : %s to %s" % (v, v, flat, gen.ttype([count], ity)),
+                "  %%%s_w = arith.extui %%%s_b : %s to %s" % (v, v, gen.ttype([count], ity), gen.ttype([count], "i64")),
                 "  %%%s_u = tensor.cast %%%s_w : %s to tensor<*xi64>" % (v, v, gen.ttype([count], "i64")),
                 "  call @printMemrefI64(%%%s_u) : (tensor<*xi64>) -> ()" % v]
         lines += ["  return", "}"]
@@ -106,6 +115,50 @@ def vector_cases():
             name = "%s_%s" % (family, c["id"].split(".")[-1])
             cases.append(Case(name, x, dt, c["encoding_shape"], c["qmin"], c["qmax"], c["symmetric"],
                               c["block_size"], scale, offset, c["id"] + (" (%s)" % c["notes"] if c.get("notes") else "")))
+    return cases
+
+
+def torchao_cases():
+    """Every public torchao_choose_qparams vector: torchao's block sizes are
+    the op's (full rank), results in its scale and zero-point types."""
+    data = json.load(open(os.path.join(SHARED, "vectors", "torchao_choose_qparams.json")))
+    cases = []
+    for c in data["cases"]:
+        if "expected" not in c:
+            continue
+        dt = c["input"]["dtype"]
+        xs = c["input"]["shape"]
+        x = gen.to_np(c["input"]["data"], dt).reshape(xs)
+        qmin, qmax = ref.ao_qmin_qmax(c["target_dtype"], c["quant_min"], c["quant_max"])
+        block = list(c["block_size"])
+        shape = [X // B for X, B in zip(xs, block)]
+        mapping, domain = c["mapping_type"], c["zero_point_domain"]
+        eps = c["eps"]
+        if eps is None and c["version"] == "head":
+            eps = ref.finfo(dt).smallest_normal
+        extra = " torchao"
+        if mapping == "SYMMETRIC_NO_CLIPPING_ERR":
+            extra += " no_clipping_err"
+        if not c["preserve_zero"]:
+            extra += " no_preserve_zero"
+        if domain == "FLOAT":
+            extra += " float_zero_point"
+        if eps is not None:
+            extra += " eps %r" % float(eps)
+        e = c["expected"]
+        scale_dt = e["scale"]["dtype"]
+        scale = gen.to_np(e["scale"]["data"], scale_dt)
+        offset, offset_dt = None, dt
+        if e.get("zero_point"):
+            zp_dt = e["zero_point"]["dtype"]
+            offset_dt = zp_dt if zp_dt in gen.BITS else "f32"
+            zp = np.asarray(e["zero_point"]["data"], np.float64)
+            offset = zp if domain == "FLOAT" else 0.0 - zp
+        name = "torchao_%s" % c["id"].split(".")[-1]
+        note = "%s (torchao %s %s %s%s)" % (c["id"], c["version"], mapping, domain,
+                                           ", " + c["notes"] if c.get("notes") else "")
+        cases.append(Case(name, x, dt, shape, qmin, qmax, mapping != "ASYMMETRIC", block, scale,
+                          offset, note, extra=extra, scale_dt=scale_dt, offset_dt=offset_dt))
     return cases
 
 
@@ -197,4 +250,4 @@ if __name__ == "__main__":
     sys.path.insert(0, SHARED)
     import ref  # noqa: E402
     gen.ref = ref
-    write(OUT, vector_cases() + edge_cases())
+    write(OUT, vector_cases() + edge_cases() + torchao_cases())

@@ -625,6 +625,8 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
         tensor::EmptyOp::create(rewriter, loc, encodingSizes, offsetElem);
     QuantRange range = op.getRange();
     bool symmetric = op.getSymmetric();
+    bool torchao = op.getTorchao();
+    TorchaoChoice choice = op.getTorchaoChoice();
     auto epilogue = linalg::GenericOp::create(
         rewriter, loc, TypeRange{scaleInit.getType(), offsetInit.getType()},
         stats.getResults(), ValueRange{scaleInit, offsetInit},
@@ -636,8 +638,11 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
           ArithEmitter inT(b, l, elem, elem), inF32(b, l, elem, f32),
               inP(b, l, elem, elem.isF64() ? elem : f32);
           CalibrationArith<ArithEmitter> arith{inT, inF32, inP};
-          auto [scale, offset] = computeEncodingFromMinMax(
-              arith, args[0], args[1], range, symmetric);
+          auto [scale, offset] =
+              torchao ? computeTorchaoEncodingFromMinMax(arith, args[0],
+                                                         args[1], range, choice)
+                      : computeEncodingFromMinMax(arith, args[0], args[1],
+                                                  range, symmetric);
           linalg::YieldOp::create(
               b, l,
               ValueRange{inF32.toFloat(scale, scaleElem),

@@ -111,3 +111,43 @@ func.func @too_large(%x: tensor<4611686018427387904x4xf32>) {
   %s, %o = quant_affine.compute_encoding %x range [0, 255] : tensor<4611686018427387904x4xf32> -> (tensor<f32>, tensor<f32>)
   return
 }
+
+// -----
+
+func.func @torchao_only(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'eps' is a property of torchao's convention: add 'torchao'}}
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] eps 1.0e-05 : tensor<4xf32> -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @no_clipping_asymmetric(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'no_clipping_err' is a symmetric mapping: add 'symmetric'}}
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] torchao no_clipping_err : tensor<4xf32> -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @float_domain_symmetric(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'float_zero_point' (torchao's FLOAT domain) takes the asymmetric mapping only}}
+  %s, %o = quant_affine.compute_encoding %x range [-8, 7] symmetric torchao float_zero_point : tensor<4xf32> -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @no_preserve_int_domain(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'no_preserve_zero' is defined for torchao's FLOAT zero-point domain only: add 'float_zero_point'}}
+  %s, %o = quant_affine.compute_encoding %x range [0, 15] torchao no_preserve_zero : tensor<4xf32> -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @negative_eps(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'eps' must be a non-negative number, got -1.000000e+00}}
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao eps -1.0 : tensor<4xf32> -> (tensor<f32>, tensor<f32>)
+  return
+}

@@ -11,12 +11,14 @@
 // ROUND: quant_affine.compute_encoding %{{.*}} range [0, 255] : tensor<3x4xf32> -> (tensor<f32>, tensor<f32>)
 // ROUND: quant_affine.compute_encoding %{{.*}} range [-8, 7] symmetric block [1, 32] : tensor<4x64xbf16> -> (tensor<4x2xf32>, tensor<4x2xf16>)
 // ROUND: quant_affine.compute_encoding %{{.*}} range [-128, 127] symmetric : tensor<?x16xf16> -> (tensor<16xf32>, tensor<16xf32>)
+// ROUND: quant_affine.compute_encoding %{{.*}} range [0, 15] torchao no_preserve_zero float_zero_point eps {{9.9999999999999995E-7}} block [1, 4] : tensor<3x4xf32> -> (tensor<3x1xf32>, tensor<3x1xf32>)
 // FOLD-LABEL: func.func @forms(
 // FOLD-COUNT-3: quant_affine.compute_encoding
 func.func @forms(%a: tensor<3x4xf32>, %b: tensor<4x64xbf16>, %c: tensor<?x16xf16>) -> (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf16>, tensor<16xf32>) {
   %s0, %o0 = quant_affine.compute_encoding %a range [0, 255] : tensor<3x4xf32> -> (tensor<f32>, tensor<f32>)
   %s1, %o1 = "quant_affine.compute_encoding"(%b) <{qmin = -8 : i64, qmax = 7 : i64, symmetric, block_size = array<i64: 1, 32>}> : (tensor<4x64xbf16>) -> (tensor<4x2xf32>, tensor<4x2xf16>)
   %s2, %o2 = quant_affine.compute_encoding %c range [-128, 127] symmetric : tensor<?x16xf16> -> (tensor<16xf32>, tensor<16xf32>)
+  %s3, %o3 = "quant_affine.compute_encoding"(%a) <{qmin = 0 : i64, qmax = 15 : i64, torchao, no_preserve_zero, float_zero_point, eps = 1.0e-06 : f64, block_size = array<i64: 1, 4>}> : (tensor<3x4xf32>) -> (tensor<3x1xf32>, tensor<3x1xf32>)
   return %s0, %s1, %o1, %s2 : tensor<f32>, tensor<4x2xf32>, tensor<4x2xf16>, tensor<16xf32>
 }
 

@@ -3856,6 +3856,857 @@ func.func @edge_bf16_single(%x: tensor<1x1xbf16>) {
   return
 }
 
+// CHECK-LABEL: torchao_0187
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1019328377, 1016387167]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [3272605696, 3264086016]
+// public.torchao_choose_qparams.0187 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0187(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 8] : tensor<2x8xf32> -> (tensor<2x1xf32>, tensor<2x1xf32>)
+  vector.print str "torchao_0187\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0190
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1020924253, 1020743191]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0190 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0190(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 8] : tensor<2x8xf32> -> (tensor<2x1xf32>, tensor<2x1xf32>)
+  vector.print str "torchao_0190\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0194
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15554, 15509]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [49935, 49804]
+// public.torchao_choose_qparams.0194 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0194(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 8] : tensor<2x8xbf16> -> (tensor<2x1xbf16>, tensor<2x1xbf16>)
+  vector.print str "torchao_0194\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<2xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi16> to tensor<2xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xbf16>
+  %s_b = arith.bitcast %s_c : tensor<2xbf16> to tensor<2xi16>
+  %s_w = arith.extui %s_b : tensor<2xi16> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<2xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi16> to tensor<2xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xbf16>
+  %o_b = arith.bitcast %o_c : tensor<2xbf16> to tensor<2xi16>
+  %o_w = arith.extui %o_b : tensor<2xi16> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0197
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15578, 15575]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0197 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0197(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 8] : tensor<2x8xbf16> -> (tensor<2x1xbf16>, tensor<2x1xbf16>)
+  vector.print str "torchao_0197\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<2xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi16> to tensor<2xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xbf16>
+  %s_b = arith.bitcast %s_c : tensor<2xbf16> to tensor<2xi16>
+  %s_w = arith.extui %s_b : tensor<2xi16> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<2xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi16> to tensor<2xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xbf16>
+  %o_b = arith.bitcast %o_c : tensor<2xbf16> to tensor<2xi16>
+  %o_w = arith.extui %o_b : tensor<2xi16> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0200
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1018231477]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [3271753728]
+// public.torchao_choose_qparams.0200 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0200(%x: tensor<3x4xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [3, 4] : tensor<3x4xf32> -> (tensor<1x1xf32>, tensor<1x1xf32>)
+  vector.print str "torchao_0200\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<1x1xf32> into tensor<1xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<1xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<1xi32> to tensor<1xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<1xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<1xi1>, tensor<1xf32>
+  %s_b = arith.bitcast %s_c : tensor<1xf32> to tensor<1xi32>
+  %s_w = arith.extui %s_b : tensor<1xi32> to tensor<1xi64>
+  %s_u = tensor.cast %s_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<1x1xf32> into tensor<1xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<1xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<1xi32> to tensor<1xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<1xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<1xi1>, tensor<1xf32>
+  %o_b = arith.bitcast %o_c : tensor<1xf32> to tensor<1xi32>
+  %o_w = arith.extui %o_b : tensor<1xi32> to tensor<1xi64>
+  %o_u = tensor.cast %o_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0203
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1018557810]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0]
+// public.torchao_choose_qparams.0203 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0203(%x: tensor<3x4xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [3, 4] : tensor<3x4xf32> -> (tensor<1x1xf32>, tensor<1x1xf32>)
+  vector.print str "torchao_0203\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<1x1xf32> into tensor<1xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<1xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<1xi32> to tensor<1xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<1xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<1xi1>, tensor<1xf32>
+  %s_b = arith.bitcast %s_c : tensor<1xf32> to tensor<1xi32>
+  %s_w = arith.extui %s_b : tensor<1xi32> to tensor<1xi64>
+  %s_u = tensor.cast %s_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<1x1xf32> into tensor<1xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<1xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<1xi32> to tensor<1xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<1xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<1xi1>, tensor<1xf32>
+  %o_b = arith.bitcast %o_c : tensor<1xf32> to tensor<1xi32>
+  %o_w = arith.extui %o_b : tensor<1xi32> to tensor<1xi64>
+  %o_u = tensor.cast %o_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0207
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15537]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [49923]
+// public.torchao_choose_qparams.0207 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0207(%x: tensor<3x4xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [3, 4] : tensor<3x4xbf16> -> (tensor<1x1xbf16>, tensor<1x1xbf16>)
+  vector.print str "torchao_0207\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<1x1xbf16> into tensor<1xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<1xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<1xi16> to tensor<1xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<1xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<1xi1>, tensor<1xbf16>
+  %s_b = arith.bitcast %s_c : tensor<1xbf16> to tensor<1xi16>
+  %s_w = arith.extui %s_b : tensor<1xi16> to tensor<1xi64>
+  %s_u = tensor.cast %s_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<1x1xbf16> into tensor<1xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<1xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<1xi16> to tensor<1xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<1xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<1xi1>, tensor<1xbf16>
+  %o_b = arith.bitcast %o_c : tensor<1xbf16> to tensor<1xi16>
+  %o_w = arith.extui %o_b : tensor<1xi16> to tensor<1xi64>
+  %o_u = tensor.cast %o_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0210
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15542]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0]
+// public.torchao_choose_qparams.0210 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0210(%x: tensor<3x4xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [3, 4] : tensor<3x4xbf16> -> (tensor<1x1xbf16>, tensor<1x1xbf16>)
+  vector.print str "torchao_0210\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<1x1xbf16> into tensor<1xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<1xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<1xi16> to tensor<1xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<1xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<1xi1>, tensor<1xbf16>
+  %s_b = arith.bitcast %s_c : tensor<1xbf16> to tensor<1xi16>
+  %s_w = arith.extui %s_b : tensor<1xi16> to tensor<1xi64>
+  %s_u = tensor.cast %s_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<1x1xbf16> into tensor<1xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<1xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<1xi16> to tensor<1xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<1xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<1xi1>, tensor<1xbf16>
+  %o_b = arith.bitcast %o_c : tensor<1xbf16> to tensor<1xi16>
+  %o_w = arith.extui %o_b : tensor<1xi16> to tensor<1xi64>
+  %o_u = tensor.cast %o_w : tensor<1xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0213
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1012986195, 1012784079, 1008518588, 1007251151]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [3274571776, 3279880192, 3273785344, 3279880192]
+// public.torchao_choose_qparams.0213 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0213(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 4] : tensor<2x8xf32> -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  vector.print str "torchao_0213\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi32> to tensor<4xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xf32>
+  %s_b = arith.bitcast %s_c : tensor<4xf32> to tensor<4xi32>
+  %s_w = arith.extui %s_b : tensor<4xi32> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi32> to tensor<4xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xf32>
+  %o_b = arith.bitcast %o_c : tensor<4xf32> to tensor<4xi32>
+  %o_w = arith.extui %o_b : tensor<4xi32> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0216
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1016713501, 1021168476, 1011289263, 1015639759]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0, 0, 0]
+// public.torchao_choose_qparams.0216 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0216(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 4] : tensor<2x8xf32> -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  vector.print str "torchao_0216\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi32> to tensor<4xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xf32>
+  %s_b = arith.bitcast %s_c : tensor<4xf32> to tensor<4xi32>
+  %s_w = arith.extui %s_b : tensor<4xi32> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi32> to tensor<4xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xf32>
+  %o_b = arith.bitcast %o_c : tensor<4xf32> to tensor<4xi32>
+  %o_w = arith.extui %o_b : tensor<4xi32> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0220
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15457, 15454, 15389, 15370]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [49966, 50047, 49953, 50046]
+// public.torchao_choose_qparams.0220 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0220(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 4] : tensor<2x8xbf16> -> (tensor<2x2xbf16>, tensor<2x2xbf16>)
+  vector.print str "torchao_0220\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xbf16> into tensor<4xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<4xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi16> to tensor<4xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xbf16>
+  %s_b = arith.bitcast %s_c : tensor<4xbf16> to tensor<4xi16>
+  %s_w = arith.extui %s_b : tensor<4xi16> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x2xbf16> into tensor<4xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<4xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi16> to tensor<4xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xbf16>
+  %o_b = arith.bitcast %o_c : tensor<4xbf16> to tensor<4xi16>
+  %o_w = arith.extui %o_b : tensor<4xi16> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0223
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15514, 15582, 15431, 15498]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0, 0, 0]
+// public.torchao_choose_qparams.0223 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0223(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 4] : tensor<2x8xbf16> -> (tensor<2x2xbf16>, tensor<2x2xbf16>)
+  vector.print str "torchao_0223\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xbf16> into tensor<4xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<4xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi16> to tensor<4xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xbf16>
+  %s_b = arith.bitcast %s_c : tensor<4xbf16> to tensor<4xi16>
+  %s_w = arith.extui %s_b : tensor<4xi16> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x2xbf16> into tensor<4xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<4xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi16> to tensor<4xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xbf16>
+  %o_b = arith.bitcast %o_c : tensor<4xbf16> to tensor<4xi16>
+  %o_w = arith.extui %o_b : tensor<4xi16> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0226
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1018572548, 1006889026, 1019879987, 1017006148]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [3272933376, 3269591040, 3274768384, 3272015872]
+// public.torchao_choose_qparams.0226 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0226(%x: tensor<2x2x4xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 2, 2] : tensor<2x2x4xf32> -> (tensor<2x1x2xf32>, tensor<2x1x2xf32>)
+  vector.print str "torchao_0226\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1, 2]] : tensor<2x1x2xf32> into tensor<4xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi32> to tensor<4xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xf32>
+  %s_b = arith.bitcast %s_c : tensor<4xf32> to tensor<4xi32>
+  %s_w = arith.extui %s_b : tensor<4xi32> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1, 2]] : tensor<2x1x2xf32> into tensor<4xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi32> to tensor<4xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xf32>
+  %o_b = arith.bitcast %o_c : tensor<4xf32> to tensor<4xi32>
+  %o_w = arith.extui %o_b : tensor<4xi32> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0229
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1020616869, 1007844867, 1024228378, 1017593548]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0, 0, 0]
+// public.torchao_choose_qparams.0229 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0229(%x: tensor<2x2x4xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 2, 2] : tensor<2x2x4xf32> -> (tensor<2x1x2xf32>, tensor<2x1x2xf32>)
+  vector.print str "torchao_0229\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1, 2]] : tensor<2x1x2xf32> into tensor<4xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi32> to tensor<4xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xf32>
+  %s_b = arith.bitcast %s_c : tensor<4xf32> to tensor<4xi32>
+  %s_w = arith.extui %s_b : tensor<4xi32> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1, 2]] : tensor<2x1x2xf32> into tensor<4xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi32> to tensor<4xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xf32>
+  %o_b = arith.bitcast %o_c : tensor<4xf32> to tensor<4xi32>
+  %o_w = arith.extui %o_b : tensor<4xi32> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0233
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15543, 15365, 15563, 15519]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [49941, 49888, 49969, 49926]
+// public.torchao_choose_qparams.0233 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0233(%x: tensor<2x2x4xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 2, 2] : tensor<2x2x4xbf16> -> (tensor<2x1x2xbf16>, tensor<2x1x2xbf16>)
+  vector.print str "torchao_0233\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1, 2]] : tensor<2x1x2xbf16> into tensor<4xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<4xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi16> to tensor<4xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xbf16>
+  %s_b = arith.bitcast %s_c : tensor<4xbf16> to tensor<4xi16>
+  %s_w = arith.extui %s_b : tensor<4xi16> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1, 2]] : tensor<2x1x2xbf16> into tensor<4xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<4xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi16> to tensor<4xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xbf16>
+  %o_b = arith.bitcast %o_c : tensor<4xbf16> to tensor<4xi16>
+  %o_w = arith.extui %o_b : tensor<4xi16> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0236
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15574, 15379, 15629, 15528]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0, 0, 0]
+// public.torchao_choose_qparams.0236 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0236(%x: tensor<2x2x4xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 2, 2] : tensor<2x2x4xbf16> -> (tensor<2x1x2xbf16>, tensor<2x1x2xbf16>)
+  vector.print str "torchao_0236\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1, 2]] : tensor<2x1x2xbf16> into tensor<4xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<4xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi16> to tensor<4xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xbf16>
+  %s_b = arith.bitcast %s_c : tensor<4xbf16> to tensor<4xi16>
+  %s_w = arith.extui %s_b : tensor<4xi16> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1, 2]] : tensor<2x1x2xbf16> into tensor<4xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<4xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi16> to tensor<4xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xbf16>
+  %o_b = arith.bitcast %o_c : tensor<4xbf16> to tensor<4xi16>
+  %o_w = arith.extui %o_b : tensor<4xi16> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0240
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1009432321, 1018094628]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [3270377472, 3272933376]
+// public.torchao_choose_qparams.0240 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0240(%x: tensor<8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [4] : tensor<8xf32> -> (tensor<2xf32>, tensor<2xf32>)
+  vector.print str "torchao_0240\n"
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s, %s : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o, %o : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0243
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1010143938, 1019993677]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0243 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0243(%x: tensor<8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [4] : tensor<8xf32> -> (tensor<2xf32>, tensor<2xf32>)
+  vector.print str "torchao_0243\n"
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s, %s : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o, %o : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0247
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15403, 15535]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [49902, 49940]
+// public.torchao_choose_qparams.0247 (torchao 0.10 ASYMMETRIC INT)
+func.func @torchao_0247(%x: tensor<8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [4] : tensor<8xbf16> -> (tensor<2xbf16>, tensor<2xbf16>)
+  vector.print str "torchao_0247\n"
+  %s_nan = arith.constant dense<32704> : tensor<2xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi16> to tensor<2xbf16>
+  %s_isnan = arith.cmpf uno, %s, %s : tensor<2xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s : tensor<2xi1>, tensor<2xbf16>
+  %s_b = arith.bitcast %s_c : tensor<2xbf16> to tensor<2xi16>
+  %s_w = arith.extui %s_b : tensor<2xi16> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_nan = arith.constant dense<32704> : tensor<2xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi16> to tensor<2xbf16>
+  %o_isnan = arith.cmpf uno, %o, %o : tensor<2xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o : tensor<2xi1>, tensor<2xbf16>
+  %o_b = arith.bitcast %o_c : tensor<2xbf16> to tensor<2xi16>
+  %o_w = arith.extui %o_b : tensor<2xi16> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0250
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15414, 15564]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0250 (torchao 0.10 SYMMETRIC INT)
+func.func @torchao_0250(%x: tensor<8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [4] : tensor<8xbf16> -> (tensor<2xbf16>, tensor<2xbf16>)
+  vector.print str "torchao_0250\n"
+  %s_nan = arith.constant dense<32704> : tensor<2xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi16> to tensor<2xbf16>
+  %s_isnan = arith.cmpf uno, %s, %s : tensor<2xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s : tensor<2xi1>, tensor<2xbf16>
+  %s_b = arith.bitcast %s_c : tensor<2xbf16> to tensor<2xi16>
+  %s_w = arith.extui %s_b : tensor<2xi16> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_nan = arith.constant dense<32704> : tensor<2xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi16> to tensor<2xbf16>
+  %o_isnan = arith.cmpf uno, %o, %o : tensor<2xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o : tensor<2xi1>, tensor<2xbf16>
+  %o_b = arith.bitcast %o_c : tensor<2xbf16> to tensor<2xi16>
+  %o_w = arith.extui %o_b : tensor<2xi16> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0265
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1004930237, 1017008253, 1014093623, 1009512326]
+// public.torchao_choose_qparams.0265 (torchao 0.10 SYMMETRIC NONE)
+func.func @torchao_0265(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 4] : tensor<2x8xf32> -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  vector.print str "torchao_0265\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi32> to tensor<4xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xf32>
+  %s_b = arith.bitcast %s_c : tensor<4xf32> to tensor<4xi32>
+  %s_w = arith.extui %s_b : tensor<4xi32> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0268
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1030626615, 1045126605, 1045283191, 1043202817]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1056564191, 1065972296, 1056141404, 1018157760]
+// public.torchao_choose_qparams.0268 (torchao 0.10 ASYMMETRIC FLOAT)
+func.func @torchao_0268(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 15] torchao no_preserve_zero float_zero_point block [1, 4] : tensor<2x8xf32> -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  vector.print str "torchao_0268\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi32> to tensor<4xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xf32>
+  %s_b = arith.bitcast %s_c : tensor<4xf32> to tensor<4xi32>
+  %s_w = arith.extui %s_b : tensor<4xi32> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<4xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi32> to tensor<4xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xf32>
+  %o_b = arith.bitcast %o_c : tensor<4xf32> to tensor<4xi32>
+  %o_w = arith.extui %o_b : tensor<4xi32> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0271
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15726, 15948, 15950, 15918]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [16122, 16266, 16116, 15552]
+// public.torchao_choose_qparams.0271 (torchao 0.10 ASYMMETRIC FLOAT)
+func.func @torchao_0271(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 15] torchao no_preserve_zero float_zero_point block [1, 4] : tensor<2x8xbf16> -> (tensor<2x2xbf16>, tensor<2x2xbf16>)
+  vector.print str "torchao_0271\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x2xbf16> into tensor<4xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<4xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<4xi16> to tensor<4xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<4xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<4xi1>, tensor<4xbf16>
+  %s_b = arith.bitcast %s_c : tensor<4xbf16> to tensor<4xi16>
+  %s_w = arith.extui %s_b : tensor<4xi16> to tensor<4xi64>
+  %s_u = tensor.cast %s_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x2xbf16> into tensor<4xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<4xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<4xi16> to tensor<4xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<4xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<4xi1>, tensor<4xbf16>
+  %o_b = arith.bitcast %o_c : tensor<4xbf16> to tensor<4xi16>
+  %o_w = arith.extui %o_b : tensor<4xi16> to tensor<4xi64>
+  %o_u = tensor.cast %o_w : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0274
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [872415232, 872415232]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0274 (torchao 0.10 ASYMMETRIC INT, all zeros: scale = eps)
+func.func @torchao_0274(%x: tensor<2x4xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao block [1, 4] : tensor<2x4xf32> -> (tensor<2x1xf32>, tensor<2x1xf32>)
+  vector.print str "torchao_0274\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0275
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [8388608, 8388608]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0275 (torchao head ASYMMETRIC INT, head: eps = float32 smallest_normal, zero_point int32)
+func.func @torchao_0275(%x: tensor<2x4xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] torchao eps 1.1754943508222875e-38 block [1, 4] : tensor<2x4xf32> -> (tensor<2x1xf32>, tensor<2x1xf32>)
+  vector.print str "torchao_0275\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0276
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15360, 15360]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0276 (torchao 0.10 SYMMETRIC INT, bf16 input: default eps = finfo(bf16).eps = 2^-7 dominates (|x|<=0.5 -> scale clamped))
+func.func @torchao_0276(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao block [1, 8] : tensor<2x8xbf16> -> (tensor<2x1xbf16>, tensor<2x1xbf16>)
+  vector.print str "torchao_0276\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<2xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi16> to tensor<2xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xbf16>
+  %s_b = arith.bitcast %s_c : tensor<2xbf16> to tensor<2xi16>
+  %s_w = arith.extui %s_b : tensor<2xi16> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<2xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi16> to tensor<2xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xbf16>
+  %o_b = arith.bitcast %o_c : tensor<2xbf16> to tensor<2xi16>
+  %o_w = arith.extui %o_b : tensor<2xi16> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0277
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [15215, 15201]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0277 (torchao head SYMMETRIC INT, head: eps = smallest_normal)
+func.func @torchao_0277(%x: tensor<2x8xbf16>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao eps 1.1754943508222875e-38 block [1, 8] : tensor<2x8xbf16> -> (tensor<2x1xbf16>, tensor<2x1xbf16>)
+  vector.print str "torchao_0277\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %s_nan = arith.constant dense<32704> : tensor<2xi16>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi16> to tensor<2xbf16>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xbf16>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xbf16>
+  %s_b = arith.bitcast %s_c : tensor<2xbf16> to tensor<2xi16>
+  %s_w = arith.extui %s_b : tensor<2xi16> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xbf16> into tensor<2xbf16>
+  %o_nan = arith.constant dense<32704> : tensor<2xi16>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi16> to tensor<2xbf16>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xbf16>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xbf16>
+  %o_b = arith.bitcast %o_c : tensor<2xbf16> to tensor<2xi16>
+  %o_w = arith.extui %o_b : tensor<2xi16> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0278
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1018401846, 1012997734]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0, 0]
+// public.torchao_choose_qparams.0278 (torchao 0.10 SYMMETRIC_NO_CLIPPING_ERR INT, scale = max(min_neg/qmin, max_pos/qmax))
+func.func @torchao_0278(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [-128, 127] symmetric torchao no_clipping_err block [1, 8] : tensor<2x8xf32> -> (tensor<2x1xf32>, tensor<2x1xf32>)
+  vector.print str "torchao_0278\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
+// CHECK-LABEL: torchao_0279
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [1005048138, 1013756763]
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [3271557120, 3271557120]
+// public.torchao_choose_qparams.0279 (torchao 0.10 SYMMETRIC INT, symmetric with unsigned target: zp = int((255+0+1)/2) = 128, scale = amax/127.5)
+func.func @torchao_0279(%x: tensor<2x8xf32>) {
+  %s, %o = quant_affine.compute_encoding %x range [0, 255] symmetric torchao block [1, 8] : tensor<2x8xf32> -> (tensor<2x1xf32>, tensor<2x1xf32>)
+  vector.print str "torchao_0279\n"
+  %s_flat = tensor.collapse_shape %s [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %s_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %s_nanf = arith.bitcast %s_nan : tensor<2xi32> to tensor<2xf32>
+  %s_isnan = arith.cmpf uno, %s_flat, %s_flat : tensor<2xf32>
+  %s_c = arith.select %s_isnan, %s_nanf, %s_flat : tensor<2xi1>, tensor<2xf32>
+  %s_b = arith.bitcast %s_c : tensor<2xf32> to tensor<2xi32>
+  %s_w = arith.extui %s_b : tensor<2xi32> to tensor<2xi64>
+  %s_u = tensor.cast %s_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()
+  %o_flat = tensor.collapse_shape %o [[0, 1]] : tensor<2x1xf32> into tensor<2xf32>
+  %o_nan = arith.constant dense<2143289344> : tensor<2xi32>
+  %o_nanf = arith.bitcast %o_nan : tensor<2xi32> to tensor<2xf32>
+  %o_isnan = arith.cmpf uno, %o_flat, %o_flat : tensor<2xf32>
+  %o_c = arith.select %o_isnan, %o_nanf, %o_flat : tensor<2xi1>, tensor<2xf32>
+  %o_b = arith.bitcast %o_c : tensor<2xf32> to tensor<2xi32>
+  %o_w = arith.extui %o_b : tensor<2xi32> to tensor<2xi64>
+  %o_u = tensor.cast %o_w : tensor<2xi64> to tensor<*xi64>
+  call @printMemrefI64(%o_u) : (tensor<*xi64>) -> ()
+  return
+}
+
 func.func @main() {
   %compute_encoding_0127_x = arith.constant dense<"0xAE4771C0A245563FC520303E7B1406C01D5AB43F448BFCBFDBF9BE3FA2450E40A4707D3FA69B44BC9CC4803FB4C876BF"> : tensor<3x4xf32>
   call @compute_encoding_0127(%compute_encoding_0127_x) : (tensor<3x4xf32>) -> ()
@@ -4113,5 +4964,63 @@ func.func @main() {
   call @edge_f16_single(%edge_f16_single_x) : (tensor<1x1xf16>) -> ()
   %edge_bf16_single_x = arith.constant dense<"0x9ABE"> : tensor<1x1xbf16>
   call @edge_bf16_single(%edge_bf16_single_x) : (tensor<1x1xbf16>) -> ()
+  %torchao_0187_x = arith.constant dense<"0xB4C806C052B83EBF666666BE4C3759C039B428408195E3BFC5202840273108BFD1223B40BA498CBF871639BFC97656409318A4BF4A0C423F5A642340E3A53B3F"> : tensor<2x8xf32>
+  call @torchao_0187(%torchao_0187_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0190_x = arith.constant dense<"0xB4C806C052B83EBF666666BE4C3759C039B428408195E3BFC5202840273108BFD1223B40BA498CBF871639BFC97656409318A4BF4A0C423F5A642340E3A53B3F"> : tensor<2x8xf32>
+  call @torchao_0190(%torchao_0190_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0194_x = arith.constant dense<"0x07C03FBF66BE59C02940E4BF284008BF3B408CBF39BF5640A4BF423F23403C3F"> : tensor<2x8xbf16>
+  call @torchao_0194(%torchao_0194_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0197_x = arith.constant dense<"0x07C03FBF66BE59C02940E4BF284008BF3B408CBF39BF5640A4BF423F23403C3F"> : tensor<2x8xbf16>
+  call @torchao_0197(%torchao_0197_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0200_x = arith.constant dense<"0x666696BFF628DC3F9EEFA7BD58392CC08D97EE3FF8532B4021B0B2BE2506C13FE3A5DB3F7D3F35C0AE4721408195B33F"> : tensor<3x4xf32>
+  call @torchao_0200(%torchao_0200_x) : (tensor<3x4xf32>) -> ()
+  %torchao_0203_x = arith.constant dense<"0x666696BFF628DC3F9EEFA7BD58392CC08D97EE3FF8532B4021B0B2BE2506C13FE3A5DB3F7D3F35C0AE4721408195B33F"> : tensor<3x4xf32>
+  call @torchao_0203(%torchao_0203_x) : (tensor<3x4xf32>) -> ()
+  %torchao_0207_x = arith.constant dense<"0x96BFDC3FA8BD2CC0EF3F2B40B3BEC13FDC3F35C02140B43F"> : tensor<3x4xbf16>
+  call @torchao_0207(%torchao_0207_x) : (tensor<3x4xbf16>) -> ()
+  %torchao_0210_x = arith.constant dense<"0x96BFDC3FA8BD2CC0EF3F2B40B3BEC13FDC3F35C02140B43F"> : tensor<3x4xbf16>
+  call @torchao_0210(%torchao_0210_x) : (tensor<3x4xbf16>) -> ()
+  %torchao_0213_x = arith.constant dense<"0x60E550BED9CEF7BE2DB28D3F4C3719C091ED5CC0128300BFDBF9CEBF6F12833A9318643FA245C6BF2DB2ADBF5A645B3F0C02ABBF5C8FC2BF60E508C03D0AC7BF"> : tensor<2x8xf32>
+  call @torchao_0213(%torchao_0213_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0216_x = arith.constant dense<"0x60E550BED9CEF7BE2DB28D3F4C3719C091ED5CC0128300BFDBF9CEBF6F12833A9318643FA245C6BF2DB2ADBF5A645B3F0C02ABBF5C8FC2BF60E508C03D0AC7BF"> : tensor<2x8xf32>
+  call @torchao_0216(%torchao_0216_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0220_x = arith.constant dense<"0x51BEF8BE8E3F19C05DC001BFCFBF833A643FC6BFAEBF5B3FABBFC3BF09C0C7BF"> : tensor<2x8xbf16>
+  call @torchao_0220(%torchao_0220_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0223_x = arith.constant dense<"0x51BEF8BE8E3F19C05DC001BFCFBF833A643FC6BFAEBF5B3FABBFC3BF09C0C7BF"> : tensor<2x8xbf16>
+  call @torchao_0223(%torchao_0223_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0226_x = arith.constant dense<"0xEE7CBF3F666616405EBA69BFBC74133C448B54C09643CBBE1283003F85EB913F9EEF8BC0BC74133E8D9726C06ABC1440CBA1F53FC97636C06666663F79E9A6BF"> : tensor<2x2x4xf32>
+  call @torchao_0226(%torchao_0226_x) : (tensor<2x2x4xf32>) -> ()
+  %torchao_0229_x = arith.constant dense<"0xEE7CBF3F666616405EBA69BFBC74133C448B54C09643CBBE1283003F85EB913F9EEF8BC0BC74133E8D9726C06ABC1440CBA1F53FC97636C06666663F79E9A6BF"> : tensor<2x2x4xf32>
+  call @torchao_0229(%torchao_0229_x) : (tensor<2x2x4xf32>) -> ()
+  %torchao_0233_x = arith.constant dense<"0xBF3F16406ABF133C55C0CBBE013F923F8CC0133E27C01540F63F36C0663FA7BF"> : tensor<2x2x4xbf16>
+  call @torchao_0233(%torchao_0233_x) : (tensor<2x2x4xbf16>) -> ()
+  %torchao_0236_x = arith.constant dense<"0xBF3F16406ABF133C55C0CBBE013F923F8CC0133E27C01540F63F36C0663FA7BF"> : tensor<2x2x4xbf16>
+  call @torchao_0236(%torchao_0236_x) : (tensor<2x2x4xbf16>) -> ()
+  %torchao_0240_x = arith.constant dense<"0x6F1293BF2FDDB43F2B8796BF643B9FBF10581140D1229B3F6F124BC06F12833F"> : tensor<8xf32>
+  call @torchao_0240(%torchao_0240_x) : (tensor<8xf32>) -> ()
+  %torchao_0243_x = arith.constant dense<"0x6F1293BF2FDDB43F2B8796BF643B9FBF10581140D1229B3F6F124BC06F12833F"> : tensor<8xf32>
+  call @torchao_0243(%torchao_0243_x) : (tensor<8xf32>) -> ()
+  %torchao_0247_x = arith.constant dense<"0x93BFB53F97BF9FBF11409B3F4BC0833F"> : tensor<8xbf16>
+  call @torchao_0247(%torchao_0247_x) : (tensor<8xbf16>) -> ()
+  %torchao_0250_x = arith.constant dense<"0x93BFB53F97BF9FBF11409B3F4BC0833F"> : tensor<8xbf16>
+  call @torchao_0250(%torchao_0250_x) : (tensor<8xbf16>) -> ()
+  %torchao_0265_x = arith.constant dense<"0x7F6ABC3CB81E653FD9CE573FE7FB293F2DB21D405C8F623F0AD703BF355E3A3E60E5F03F60E590BFFED4583FDF4F2DBF9643ABBF54E345BFE92631BE0C029B3F"> : tensor<2x8xf32>
+  call @torchao_0265(%torchao_0265_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0268_x = arith.constant dense<"0x7F6ABC3CB81E653FD9CE573FE7FB293F2DB21D405C8F623F0AD703BF355E3A3E60E5F03F60E590BFFED4583FDF4F2DBF9643ABBF54E345BFE92631BE0C029B3F"> : tensor<2x8xf32>
+  call @torchao_0268(%torchao_0268_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0271_x = arith.constant dense<"0xBC3C653F583F2A3F1E40633F04BF3A3EF13F91BF593F2DBFABBF46BF31BE9B3F"> : tensor<2x8xbf16>
+  call @torchao_0271(%torchao_0271_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0274_x = arith.constant dense<"0x0000000000000000000000000000000000000000000000000000000000000000"> : tensor<2x4xf32>
+  call @torchao_0274(%torchao_0274_x) : (tensor<2x4xf32>) -> ()
+  %torchao_0275_x = arith.constant dense<"0x0000000000000000000000000000000000000000000000000000000000000000"> : tensor<2x4xf32>
+  call @torchao_0275(%torchao_0275_x) : (tensor<2x4xf32>) -> ()
+  %torchao_0276_x = arith.constant dense<"0xD83EC2BE843E623EC13EEE3E80BEA3BEDCBE093E08BEC8BEF83DE0BE4CBDB8BE"> : tensor<2x8xbf16>
+  call @torchao_0276(%torchao_0276_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0277_x = arith.constant dense<"0xD83EC2BE843E623EC13EEE3E80BEA3BEDCBE093E08BEC8BEF83DE0BE4CBDB8BE"> : tensor<2x8xbf16>
+  call @torchao_0277(%torchao_0277_x) : (tensor<2x8xbf16>) -> ()
+  %torchao_0278_x = arith.constant dense<"0x295C2F3F2DB215C00E2D3240B072A83E5A64EBBFD9CEA73FA4703DBF23DBE93F295CDF3FE5D0E2BE9A9939BF54E3C5BF7368813F378981BF508D973D5839B4BD"> : tensor<2x8xf32>
+  call @torchao_0278(%torchao_0278_x) : (tensor<2x8xf32>) -> ()
+  %torchao_0279_x = arith.constant dense<"0x8B6C673E931844BFD578E93D79E946BF7593183E250601BEA4703D3E79E9663FD1221BBFDF4FCD3E0456AE3F7B14AEBD9CC4403FA8C6EB3F04560E3E8D970E3F"> : tensor<2x8xf32>
+  call @torchao_0279(%torchao_0279_x) : (tensor<2x8xf32>) -> ()
   return
 }

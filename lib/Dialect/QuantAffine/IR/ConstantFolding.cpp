@@ -421,13 +421,20 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
         nativeF32{f32, /*isF32=*/true}, nativeP{promoted, promoted.isF32()};
     CalibrationArith<NativeArith> native{nativeT, nativeF32, nativeP};
     for (int64_t e = 0; e < encodings; ++e) {
-      auto [scale, offset] = computeEncodingFromMinMax(
-          native, NativeScalar{mins[e], 0}, NativeScalar{maxs[e], 0},
-          op.getRange(), op.getSymmetric());
-      scales.push_back(
-          convertAsGenerated(llvm::APFloat(float(scale.f)), scaleElem));
-      offsets.push_back(
-          convertAsGenerated(llvm::APFloat(float(offset.f)), offsetElem));
+      NativeScalar mn{mins[e], 0}, mx{maxs[e], 0};
+      auto [scale, offset] =
+          op.getTorchao()
+              ? computeTorchaoEncodingFromMinMax(native, mn, mx, op.getRange(),
+                                                 op.getTorchaoChoice())
+              : computeEncodingFromMinMax(native, mn, mx, op.getRange(),
+                                          op.getSymmetric());
+      // AIMET's results are f32 values; torchao's are T values.
+      bool inF32 = !op.getTorchao() || elementType.isF32();
+      auto exact = [&](double v) {
+        return inF32 ? llvm::APFloat(float(v)) : llvm::APFloat(v);
+      };
+      scales.push_back(convertAsGenerated(exact(scale.f), scaleElem));
+      offsets.push_back(convertAsGenerated(exact(offset.f), offsetElem));
     }
     results.push_back(DenseElementsAttr::get(scaleType, scales));
     results.push_back(DenseElementsAttr::get(offsetType, offsets));
@@ -443,8 +450,12 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
                        llvm::APFloat::rmNearestTiesToEven, &losesInfo);
     (void)mx.f.convert(elementType.getFloatSemantics(),
                        llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    auto [scale, offset] = computeEncodingFromMinMax(
-        arith, mn, mx, op.getRange(), op.getSymmetric());
+    auto [scale, offset] =
+        op.getTorchao()
+            ? computeTorchaoEncodingFromMinMax(arith, mn, mx, op.getRange(),
+                                               op.getTorchaoChoice())
+            : computeEncodingFromMinMax(arith, mn, mx, op.getRange(),
+                                        op.getSymmetric());
     scales.push_back(convertAsGenerated(scale.f, scaleElem));
     offsets.push_back(convertAsGenerated(offset.f, offsetElem));
   }

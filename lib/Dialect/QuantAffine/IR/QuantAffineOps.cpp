@@ -229,6 +229,31 @@ LogicalResult ComputeEncodingOp::verify() {
       failed(verifyShapeSize(operation, "scale", scale)) ||
       failed(verifyShapeSize(operation, "offset", offset)))
     return failure();
+  if (!getTorchao()) {
+    StringRef needsTorchao = getNoClippingErr()    ? "no_clipping_err"
+                             : getNoPreserveZero() ? "no_preserve_zero"
+                             : getFloatZeroPoint() ? "float_zero_point"
+                             : getEpsAttr()        ? "eps"
+                                                   : "";
+    if (!needsTorchao.empty())
+      return emitOpError() << "'" << needsTorchao
+                           << "' is a property of torchao's convention: add "
+                              "'torchao'";
+  } else {
+    if (getNoClippingErr() && !getSymmetric())
+      return emitOpError() << "'no_clipping_err' is a symmetric mapping: add "
+                              "'symmetric'";
+    if (getFloatZeroPoint() && getSymmetric())
+      return emitOpError() << "'float_zero_point' (torchao's FLOAT domain) "
+                              "takes the asymmetric mapping only";
+    if (getNoPreserveZero() && !getFloatZeroPoint())
+      return emitOpError() << "'no_preserve_zero' is defined for torchao's "
+                              "FLOAT zero-point domain only: add "
+                              "'float_zero_point'";
+    if (getEpsAttr() && !(getEpsAttr().getValueAsDouble() >= 0))
+      return emitOpError() << "'eps' must be a non-negative number, got "
+                           << getEpsAttr().getValueAsDouble();
+  }
   if (llvm::is_contained(getInput().getType().getShape(), 0))
     return emitOpError() << "input of type " << input
                          << " has no elements: an encoding needs at least "

@@ -328,6 +328,35 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
     - `scale`, `offset`: float tensors of one shape `S`, rank at most the
       input's. A dynamic dim of `S` is one encoding per block of its input
       dim (per element without `block_size`).
+
+    #### torchao's `choose_qparams_affine`
+
+    With `torchao`, the encoding is the one torchao 0.10's
+    `choose_qparams_affine` chooses (docs/Calibration.md maps its
+    arguments), every step rounded in `T` (f16 and bf16 steps with a
+    Python number in f32 first), results converted once to the result types:
+
+    - mapping type: `symmetric` is SYMMETRIC, `symmetric no_clipping_err`
+      SYMMETRIC_NO_CLIPPING_ERR, neither ASYMMETRIC;
+    - `eps` (f64, default `finfo(T).eps`; torchao's head defaults to
+      `finfo(T).smallest_normal`: give it): the scale's lower bound;
+    - `no_preserve_zero` (ASYMMETRIC with `float_zero_point` only): the
+      range is not widened to hold 0;
+    - the offset result is the negated zero point (AIMET's convention, for
+      `quantize` as it is), or with `float_zero_point` torchao's FLOAT-domain
+      zero point itself (for the ops' `float_zero_point`). For the NONE
+      domain, use the scale and drop the offset.
+
+    ```
+    lo = min(mn, 0), hi = max(mx, 0)      (mn, mx without no_preserve_zero)
+    SYMMETRIC:     scale = max(-lo, hi) / ((qmax - qmin) / 2)
+                   zero point = trunc((qmax + qmin + 1) / 2)
+    NO_CLIPPING:   scale = max(lo / qmin, hi / qmax), same zero point
+    ASYMMETRIC:    scale = (hi - lo) / (qmax - qmin)
+                   zero point = clamp(qmin - roundeven(lo / scale), qmin, qmax)
+                   (no_preserve_zero: lo + scale * (qmax + qmin + 1) / 2)
+    scale = max(scale, eps)  (before the zero point of ASYMMETRIC)
+    ```
   }];
 
   let arguments = (ins
@@ -335,6 +364,11 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
     I64Attr:$qmin,
     I64Attr:$qmax,
     UnitAttr:$symmetric,
+    UnitAttr:$torchao,
+    UnitAttr:$no_clipping_err,
+    UnitAttr:$no_preserve_zero,
+    UnitAttr:$float_zero_point,
+    OptionalAttr<F64Attr>:$eps,
     OptionalAttr<DenseI64ArrayAttr>:$block_size
   );
   let results = (outs RankedTensorOf<[QuantAffine_Float]>:$scale,
@@ -343,6 +377,11 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
   let assemblyFormat = [{
     $input `range` ` ` `[` $qmin `,` $qmax `]`
     (`symmetric` $symmetric^)?
+    (`torchao` $torchao^)?
+    (`no_clipping_err` $no_clipping_err^)?
+    (`no_preserve_zero` $no_preserve_zero^)?
+    (`float_zero_point` $float_zero_point^)?
+    (`eps` $eps^)?
     (`block` $block_size^)?
     attr-dict `:` type($input) `->` `(` type($scale) `,` type($offset) `)`
   }];
@@ -360,6 +399,21 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
       if (auto attr = getBlockSizeAttr())
         return attr.asArrayRef();
       return std::nullopt;
+    }
+    /// The torchao properties (eps defaulted for the input type); only
+    /// meaningful with `torchao`.
+    ::mlir::quant_affine::TorchaoChoice getTorchaoChoice() {
+      ::mlir::quant_affine::TorchaoChoice choice;
+      choice.symmetric = getSymmetric();
+      choice.noClippingErr = getNoClippingErr();
+      choice.preserveZero = !getNoPreserveZero();
+      choice.floatZeroPoint = getFloatZeroPoint();
+      choice.eps = getEpsAttr()
+                       ? getEpsAttr().getValueAsDouble()
+                       : ::mlir::quant_affine::torchaoDefaultEps(
+                             ::llvm::cast<::mlir::FloatType>(
+                                 getInput().getType().getElementType()));
+      return choice;
     }
   }];
 }

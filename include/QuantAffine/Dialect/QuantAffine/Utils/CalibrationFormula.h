@@ -139,6 +139,93 @@ computeEncodingFromMinMax(CalibrationArith<Arith> a, typename Arith::Value mn,
   return {scale, offset};
 }
 
+/// torchao's choice of mapping and zero point (compute_encoding's
+/// `torchao` properties).
+struct TorchaoChoice {
+  bool symmetric = false, noClippingErr = false, preserveZero = true,
+       floatZeroPoint = false;
+  double eps = 0;
+};
+
+/// torchao's default eps for `type` (0.10: finfo(T).eps).
+inline double torchaoDefaultEps(FloatType type) {
+  return std::ldexp(1.0, 1 - static_cast<int>(llvm::APFloat::semanticsPrecision(
+                                 type.getFloatSemantics())));
+}
+
+/// From an encoding's minimum `mn` and maximum `mx` (in T) to its scale and
+/// offset (in T), as torchao 0.10's choose_qparams_affine computes them:
+/// every step in T, a T value combined with a Python number in f32 for f16
+/// and bf16 (the number kept in f32), in T otherwise. The offset is
+/// `0 - zero point`, or torchao's FLOAT-domain zero point with
+/// `floatZeroPoint`.
+template <typename Arith>
+std::pair<typename Arith::Value, typename Arith::Value>
+computeTorchaoEncodingFromMinMax(CalibrationArith<Arith> a,
+                                 typename Arith::Value mn,
+                                 typename Arith::Value mx, QuantRange range,
+                                 const TorchaoChoice &choice) {
+  using Value = typename Arith::Value;
+  FloatType typeT = a.t.compute;
+  Arith &opmath = computesInF32(typeT) ? a.f32 : a.t;
+  // `v op number` (or `number op v`), as PyTorch computes a tensor with a
+  // Python number.
+  auto withNumber = [&](auto op, Value v, double number, bool numberFirst) {
+    Value wide = opmath.toFloat(v, opmath.compute);
+    Value constant = opmath.constantFloat(number);
+    Value r =
+        numberFirst ? op(opmath, constant, wide) : op(opmath, wide, constant);
+    return a.t.toFloat(r, typeT);
+  };
+  auto div = [](Arith &m, Value x, Value y) { return m.div(x, y); };
+  auto mul = [](Arith &m, Value x, Value y) { return m.mul(x, y); };
+  auto sub = [](Arith &m, Value x, Value y) { return m.sub(x, y); };
+  auto clampBelow = [&](Value v, double bound) {
+    Value low = a.t.constantFloat(bound);
+    return a.t.select(a.t.less(v, low), low, v);
+  };
+  int64_t qmin = range.qmin, qmax = range.qmax;
+
+  Value zero = a.t.constant(0);
+  Value lo = mn, hi = mx;
+  if (choice.preserveZero) {
+    // min(mn, 0) and max(mx, 0) as NumPy/PyTorch give them: NaN kept, and a
+    // zero of either sign becomes +0 (adding +0 does exactly that).
+    lo = a.t.add(a.t.select(a.t.less(zero, mn), zero, mn), zero);
+    hi = a.t.add(a.t.select(a.t.less(mx, zero), zero, mx), zero);
+  }
+  Value scale, zeroPoint;
+  if (choice.symmetric) {
+    if (choice.noClippingErr) {
+      Value low = withNumber(div, lo, double(qmin), false);
+      Value high = withNumber(div, hi, double(qmax), false);
+      scale = a.t.select(a.t.less(high, low), low, high);
+    } else {
+      Value largest = a.t.maximum(a.t.mul(lo, a.t.constant(-1)), hi);
+      scale = withNumber(div, largest, double(qmax - qmin) / 2, false);
+    }
+    scale = clampBelow(scale, choice.eps);
+    zeroPoint =
+        a.t.constantFloat(std::trunc((double(qmax) + double(qmin) + 1) / 2));
+  } else {
+    scale = withNumber(div, a.t.sub(hi, lo), double(qmax - qmin), false);
+    scale = clampBelow(scale, choice.eps);
+    if (choice.preserveZero) {
+      zeroPoint = withNumber(sub, a.t.roundEven(a.t.div(lo, scale)),
+                             double(qmin), true);
+      Value low = a.t.constantFloat(double(qmin)),
+            high = a.t.constantFloat(double(qmax));
+      zeroPoint = a.t.select(a.t.less(zeroPoint, low), low, zeroPoint);
+      zeroPoint = a.t.select(a.t.less(high, zeroPoint), high, zeroPoint);
+    } else {
+      double middle = (double(qmax) + double(qmin) + 1) / 2;
+      zeroPoint = a.t.add(lo, withNumber(mul, scale, middle, false));
+    }
+  }
+  Value offset = choice.floatZeroPoint ? zeroPoint : a.t.sub(zero, zeroPoint);
+  return {scale, offset};
+}
+
 } // namespace quant_affine
 } // namespace mlir
 
