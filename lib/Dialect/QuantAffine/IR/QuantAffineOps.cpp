@@ -213,7 +213,7 @@ LogicalResult mlir::quant_affine::verifyQuantizerOp(QuantizerOpInterface op) {
 
 LogicalResult ComputeEncodingOp::verify() {
   Operation *operation = getOperation();
-  int64_t qmin = getQmin(), qmax = getQmax();
+  int64_t qmin = getQminAttr().getInt(), qmax = getQmaxAttr().getInt();
   if (qmin >= qmax)
     return emitOpError() << "requires qmin < qmax (a grid of at least one "
                          << "step), got qmin = " << qmin

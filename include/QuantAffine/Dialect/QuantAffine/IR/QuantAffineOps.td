@@ -393,7 +393,7 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
 
   let extraClassDeclaration = [{
     ::mlir::quant_affine::QuantRange getRange() {
-      return {getQmin(), getQmax()};
+      return {getQminAttr().getInt(), getQmaxAttr().getInt()};
     }
     std::optional<::llvm::ArrayRef<int64_t>> getBlockSizeArray() {
       if (auto attr = getBlockSizeAttr())
