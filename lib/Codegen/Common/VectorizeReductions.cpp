@@ -109,6 +109,134 @@ bool isSplittable(linalg::GenericOp op, int64_t lanes) {
   return true;
 }
 
+/// Float `minimumf`/`maximumf` reductions of one input, as integer ones: a
+/// float's bits, with the magnitude bits flipped when the sign is set, order
+/// like the float (`-0 < +0`); NaN becomes the integer minimum (for a
+/// minimum) or maximum (for a maximum), which no other float reaches, so it
+/// wins as IEEE's NaN does. An integer min/max is one instruction where an
+/// IEEE float one is several (x86 has no NaN-propagating min/max). Returns
+/// the integer reduction; an elementwise op after it turns the results back
+/// and combines them with the original destinations. Failure (nothing
+/// changed) unless every result is such a reduction of the same f32 or f64
+/// block argument.
+FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
+                                                   linalg::GenericOp op) {
+  SmallVector<Operation *> combiners = exactCombiners(op);
+  if (combiners.empty())
+    return failure();
+  Value element;
+  for (auto [i, combiner] : llvm::enumerate(combiners)) {
+    if (!isa<arith::MinimumFOp, arith::MaximumFOp>(combiner))
+      return failure();
+    Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(i));
+    Value other = combiner->getOperand(0) == out ? combiner->getOperand(1)
+                                                 : combiner->getOperand(0);
+    if ((element && other != element) || !isa<BlockArgument>(other))
+      return failure();
+    element = other;
+  }
+  auto floatType = dyn_cast<FloatType>(element.getType());
+  if (!floatType || !(floatType.isF32() || floatType.isF64()))
+    return failure();
+  unsigned width = floatType.getWidth();
+  Location loc = op.getLoc();
+  IntegerType intType = rewriter.getIntegerType(width);
+  APInt lowest = APInt::getSignedMinValue(width),
+        highest = APInt::getSignedMaxValue(width);
+  auto isMin = [](Operation *c) { return isa<arith::MinimumFOp>(c); };
+
+  // The integer reduction, from its neutral elements.
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> inits;
+  for (auto [i, combiner] : llvm::enumerate(combiners)) {
+    auto type = cast<RankedTensorType>(op.getDpsInits()[i].getType());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), intType);
+    Value neutral = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getIntegerAttr(intType, isMin(combiner) ? highest : lowest));
+    inits.push_back(
+        linalg::FillOp::create(rewriter, loc, neutral, empty).getResult(0));
+  }
+  unsigned elementArg = cast<BlockArgument>(element).getArgNumber();
+  auto reduce = linalg::GenericOp::create(
+      rewriter, loc, ValueRange(inits).getTypes(), op.getDpsInputs(), inits,
+      op.getIndexingMapsArray(), op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = args[elementArg];
+        Value bits = arith::BitcastOp::create(b, l, intType, x);
+        auto constant = [&](const APInt &v) {
+          return arith::ConstantOp::create(b, l, b.getIntegerAttr(intType, v));
+        };
+        Value sign = arith::ShRSIOp::create(b, l, bits,
+                                            constant(APInt(width, width - 1)));
+        Value flip =
+            arith::ShRUIOp::create(b, l, sign, constant(APInt(width, 1)));
+        Value key = arith::XOrIOp::create(b, l, bits, flip);
+        Value isNaN =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+        SmallVector<Value> results;
+        unsigned inputs = op.getNumDpsInputs();
+        for (auto [i, combiner] : llvm::enumerate(combiners)) {
+          Value out = args[inputs + i];
+          if (isMin(combiner)) {
+            Value k =
+                arith::SelectOp::create(b, l, isNaN, constant(lowest), key);
+            results.push_back(arith::MinSIOp::create(b, l, out, k));
+          } else {
+            Value k =
+                arith::SelectOp::create(b, l, isNaN, constant(highest), key);
+            results.push_back(arith::MaxSIOp::create(b, l, out, k));
+          }
+        }
+        linalg::YieldOp::create(b, l, results);
+      });
+
+  // Back to floats, combined with the destinations' values.
+  rewriter.setInsertionPointAfter(reduce);
+  SmallVector<Value> decodeInputs(reduce.getResults());
+  SmallVector<Value> destinations = op.getDpsInits();
+  int64_t rank = cast<RankedTensorType>(destinations[0].getType()).getRank();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> decodeMaps(2 * destinations.size(), identity);
+  auto decode = linalg::GenericOp::create(
+      rewriter, loc, op.getResultTypes(), decodeInputs, destinations,
+      decodeMaps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        auto constant = [&](const APInt &v) {
+          return arith::ConstantOp::create(b, l, b.getIntegerAttr(intType, v));
+        };
+        SmallVector<Value> results;
+        size_t count = combiners.size();
+        for (auto [i, combiner] : llvm::enumerate(combiners)) {
+          Value key = args[i];
+          Value sign = arith::ShRSIOp::create(
+              b, l, key, constant(APInt(width, width - 1)));
+          Value flip =
+              arith::ShRUIOp::create(b, l, sign, constant(APInt(width, 1)));
+          Value value = arith::BitcastOp::create(
+              b, l, floatType, arith::XOrIOp::create(b, l, key, flip));
+          Value nan = arith::ConstantOp::create(
+              b, l,
+              b.getFloatAttr(floatType,
+                             APFloat::getNaN(floatType.getFloatSemantics())));
+          Value isNaN = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, key,
+              constant(isMin(combiner) ? lowest : highest));
+          value = arith::SelectOp::create(b, l, isNaN, nan, value);
+          Value out = args[count + i];
+          results.push_back(
+              isMin(combiner)
+                  ? arith::MinimumFOp::create(b, l, out, value).getResult()
+                  : arith::MaximumFOp::create(b, l, out, value).getResult());
+        }
+        linalg::YieldOp::create(b, l, results);
+      });
+  rewriter.replaceOp(op, decode.getResults());
+  return reduce;
+}
+
 /// The partial results of `op` in lanes, and the op that combines them into
 /// its destinations.
 std::pair<linalg::GenericOp, linalg::GenericOp>
@@ -260,6 +388,10 @@ struct QuantAffineVectorizeReductionsPass
       return;
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
+      if (FailureOr<linalg::GenericOp> integers =
+              reduceOrderedIntegers(rewriter, op);
+          succeeded(integers))
+        op = *integers;
       if (op.getStaticLoopRanges().back() <= kShortReduction) {
         compileShort(rewriter, op);
         continue;

@@ -8,19 +8,34 @@
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions --split-input-file | FileCheck %s
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions=parallel-outer --split-input-file | FileCheck %s --check-prefix=FORALL
 
+// Float minimumf/maximumf of one input become integer min/max of an
+// ordered key (the bits, magnitude flipped when negative; NaN the extreme
+// that wins), turned back into floats and combined with the destinations
+// by an elementwise op at the end.
 // CHECK-LABEL: func.func @min_max(
+// CHECK-DAG: %[[LOWEST:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG: %[[HIGHEST:.*]] = arith.constant 2147483647 : i32
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 32, 16]
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<1x16xf32>, vector<1x16xf32>)
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<1x16xi32>, vector<1x16xi32>)
 // CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : tensor<8x32x16xf32>, vector<16xf32>
-// CHECK: arith.minimumf %{{.*}}, %[[V]] : vector<16xf32>
-// CHECK: arith.maximumf %{{.*}}, %[[V]] : vector<16xf32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[KEY:.*]] = arith.xori %[[BITS]]
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<16xf32>
+// CHECK: %[[MINKEY:.*]] = arith.select %[[NAN]], %{{.*}}, %[[KEY]]
+// CHECK: arith.minsi %{{.*}}, %[[MINKEY]] : vector<16xi32>
+// CHECK: arith.maxsi %{{.*}} : vector<16xi32>
 // CHECK: scf.for
-// CHECK: vector.reduction <minimumf>, %{{.*}}, %{{.*}} : vector<16xf32> into f32
-// CHECK: vector.reduction <maximumf>, %{{.*}}, %{{.*}} : vector<16xf32> into f32
+// CHECK: vector.reduction <minsi>, %{{.*}}, %{{.*}} : vector<16xi32> into i32
+// CHECK: vector.reduction <maxsi>, %{{.*}}, %{{.*}} : vector<16xi32> into i32
+// CHECK: linalg.generic
+// CHECK: arith.cmpi eq, %{{.*}}, %[[LOWEST]] : i32
+// CHECK: arith.minimumf
+// CHECK: arith.cmpi eq, %{{.*}}, %[[HIGHEST]] : i32
+// CHECK: arith.maximumf
 // FORALL-LABEL: func.func @min_max(
 // FORALL: scf.forall
-// FORALL: arith.minimumf %{{.*}} : vector<16xf32>
+// FORALL: arith.minsi %{{.*}} : vector<16xi32>
 func.func @min_max(%x: tensor<8x512xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %pinf = arith.constant 0x7F800000 : f32
   %ninf = arith.constant 0xFF800000 : f32
@@ -85,9 +100,9 @@ func.func @left_alone(%x: tensor<8x64xf32>, %y: tensor<8x60xf32>, %z: tensor<?x6
 // their partial results apart ([rows, lanes]), so they can be threads; the
 // combination reduces rows and lanes.
 // CHECK-LABEL: func.func @per_tensor(
-// CHECK: tensor.empty() : tensor<8x16xf32>
-// CHECK: arith.minimumf %{{.*}} : vector<16xf32>
-// CHECK: vector.reduction <minimumf>
+// CHECK: tensor.empty() : tensor<8x16xi32>
+// CHECK: arith.minsi %{{.*}} : vector<16xi32>
+// CHECK: vector.reduction <minsi>
 // FORALL-LABEL: func.func @per_tensor(
 // FORALL: scf.forall
 func.func @per_tensor(%x: tensor<8x512xf32>, %init: tensor<f32>) -> tensor<f32> {
@@ -107,7 +122,7 @@ func.func @per_tensor(%x: tensor<8x512xf32>, %init: tensor<f32>) -> tensor<f32> 
 // CHECK-NOT: tensor.expand_shape
 // CHECK: scf.for
 // CHECK: vector.transfer_read {{.*}} : tensor<4x2x32xf32>, vector<32xf32>
-// CHECK: vector.reduction <maximumf>, %{{.*}} : vector<32xf32> into f32
+// CHECK: vector.reduction <maxsi>, %{{.*}} : vector<32xi32> into i32
 func.func @blocks(%x: tensor<4x2x32xf32>, %init: tensor<4x2xf32>) -> tensor<4x2xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x2x32xf32>) outs(%init : tensor<4x2xf32>) {
   ^bb0(%in: f32, %o: f32):

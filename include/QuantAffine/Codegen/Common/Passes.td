@@ -69,7 +69,13 @@ def QuantAffineVectorizeReductionsPass
     reductions). Float sums are not exact in another order and are left to
     `quant-affine-vectorize-contractions`.
 
-    The last loop, a reduction that every input reads as its last,
+    A float `minimumf`/`maximumf` reduction of one f32 or f64 input is first
+    rewritten as an integer `minsi`/`maxsi` reduction of an ordered key (the
+    bits, magnitude flipped when the sign is set, so that `-0 < +0`; NaN the
+    integer extreme that wins), and an elementwise op after it turns the
+    results back and combines them with the destinations: IEEE's
+    NaN-propagating min/max is several x86 instructions, an integer one is
+    one. The last loop, a reduction that every input reads as its last,
     contiguous dim, is split into `size / lanes` steps and a parallel dim of
     `lanes`: the op reduces into `lanes` partial results per result (from
     the combiner's neutral element), and a second op combines the lanes into
