@@ -91,6 +91,12 @@ bool isSplittable(linalg::GenericOp op, int64_t lanes) {
     if (!tensor || !tensor.hasStaticShape())
       return false;
   }
+  // Results of one shape and map: the lanes are combined by one op.
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (init.get().getType() != op.getDpsInits()[0].getType() ||
+        op.getMatchingIndexingMap(&init) !=
+            op.getMatchingIndexingMap(op.getDpsInitOperand(0)))
+      return false;
   unsigned last = op.getNumLoops() - 1;
   if (op.getIteratorTypesArray()[last] != utils::IteratorType::reduction ||
       op.getStaticLoopRanges()[last] % lanes != 0 ||
@@ -309,11 +315,9 @@ splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
   rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                              partial.getRegion().begin());
 
-  // The lanes combined into each destination by its combiner.
+  // The lanes combined into each destination by its combiner (the results
+  // share one shape, isSplittable).
   int64_t rank = cast<RankedTensorType>(op.getResultTypes()[0]).getRank();
-  for (Type type : op.getResultTypes())
-    if (cast<RankedTensorType>(type).getRank() != rank)
-      rank = -1;
   SmallVector<Value> inits = op.getDpsInits();
   int64_t extra = rowsApart ? 1 : 0;
   AffineMap all = rewriter.getMultiDimIdentityMap(rank + 1 + extra);
