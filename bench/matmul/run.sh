@@ -24,14 +24,8 @@ ORT=${ORT:-1}
 OPT=${OPT:-$BUILD/bin/quant-affine-opt}
 LLVM=/usr/lib/llvm-22/bin
 
-if ! dpkg -s libomp-22-dev >/dev/null 2>&1; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libomp-22-dev
-fi
-if [ "$OPT" = "$BUILD/bin/quant-affine-opt" ]; then
-  cmake -G Ninja -S "$ROOT" -B "$BUILD" >/dev/null
-  ninja -C "$BUILD" ${NINJA_FLAGS-} quant-affine-opt >/dev/null
-fi
-mkdir -p "$OUT"
+# shellcheck source=../prepare.sh
+source "$ROOT/bench/prepare.sh"
 
 echo "== generating and compiling"
 python3 "$ROOT/bench/matmul/gen.py" "$OUT"

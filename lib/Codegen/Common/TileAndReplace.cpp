@@ -8,7 +8,14 @@
 
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 using namespace mlir;
 
@@ -29,4 +36,46 @@ mlir::quant_affine::tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
   if (loops)
     *loops = tiled->loops;
   return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
+}
+
+SmallVector<OpFoldResult>
+mlir::quant_affine::asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
+  return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {
+    return b.getIndexAttr(size);
+  });
+}
+
+bool mlir::quant_affine::vectorizeInPlace(RewriterBase &rewriter,
+                                          Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op);
+  if (failed(result))
+    return false;
+  rewriter.replaceOp(op, result->replacements);
+  return true;
+}
+
+void mlir::quant_affine::foldSlicesAndHoistAccumulators(Operation *root) {
+  MLIRContext *context = root->getContext();
+  {
+    RewritePatternSet patterns(context);
+    tensor::populateFoldTensorSubsetOpPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+    tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
+    linalg::populateSwapExtractSliceWithFillPatterns(patterns);
+    (void)applyPatternsGreedily(root, std::move(patterns));
+  }
+  IRRewriter rewriter(context);
+  SmallVector<scf::ForOp> loops;
+  root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
+    (void)hoistLoopInvariantSubsets(
+        rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
 }

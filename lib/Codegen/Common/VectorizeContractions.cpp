@@ -290,12 +290,7 @@ SmallVector<int64_t> registerTile(linalg::GenericOp op, OpOperand *weight,
   return tile;
 }
 
-SmallVector<OpFoldResult> asAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
-  return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {
-    return b.getIndexAttr(size);
-  });
-}
-
+using quant_affine::asIndexAttrs;
 /// Tiles the reduction loops of `op` (a tile with static shape): the step
 /// loop by `stepTile`, the others by one, with scf.for; returns the op of
 /// one step and the loops, outermost first.
@@ -319,7 +314,7 @@ tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
   }
   SmallVector<LoopLikeOpInterface> loops;
   linalg::GenericOp step = quant_affine::tileAndReplace(
-      rewriter, op, asAttrs(rewriter, sizes), /*forall=*/false, &loops);
+      rewriter, op, asIndexAttrs(rewriter, sizes), /*forall=*/false, &loops);
   if (!step)
     return failure();
   return std::make_pair(step, loops);
@@ -363,19 +358,7 @@ void sumLanesReassociated(RewriterBase &rewriter,
   rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(reduction, accType, flat);
 }
 
-/// Vectorizes `op` (static shape) in place; false if upstream cannot.
-bool vectorizeInPlace(RewriterBase &rewriter, Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return false;
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, op);
-  if (failed(result))
-    return false;
-  rewriter.replaceOp(op, result->replacements);
-  return true;
-}
+using quant_affine::vectorizeInPlace;
 
 struct QuantAffineVectorizeContractionsPass
     : quant_affine::impl::QuantAffineVectorizeContractionsPassBase<
@@ -479,7 +462,7 @@ struct QuantAffineVectorizeContractionsPass
     markFusableProduct(op, /*lanesSummed=*/false);
     SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, laneCount);
     linalg::GenericOp registerTileOp = quant_affine::tileAndReplace(
-        rewriter, op, asAttrs(rewriter, tile), parallelOuter);
+        rewriter, op, asIndexAttrs(rewriter, tile), parallelOuter);
     if (!registerTileOp)
       return failure();
     // The reduction loops follow in their order, one step each.
@@ -538,7 +521,7 @@ struct QuantAffineVectorizeContractionsPass
       sumTile.push_back(tile[cast<AffineDimExpr>(result).getPosition()]);
     sumTile.push_back(0);
     scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asAttrs(rewriter, sumTile));
+    tiling.setTileSizes(asIndexAttrs(rewriter, sumTile));
     if (parallelOuter)
       tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     scf::SCFTileAndFuseOptions fuse;
@@ -601,24 +584,7 @@ struct QuantAffineVectorizeContractionsPass
   void cleanUp() {
     MLIRContext *context = &getContext();
     func::FuncOp func = getOperation();
-    {
-      RewritePatternSet patterns(context);
-      tensor::populateFoldTensorSubsetOpPatterns(patterns);
-      scf::ForOp::getCanonicalizationPatterns(patterns, context);
-      tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
-      tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
-      vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
-      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
-      linalg::populateSwapExtractSliceWithFillPatterns(patterns);
-      (void)applyPatternsGreedily(func, std::move(patterns));
-    }
-    // Innermost loops first, so that an accumulator climbs every level.
-    IRRewriter rewriter(context);
-    SmallVector<scf::ForOp> loops;
-    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
-      (void)hoistLoopInvariantSubsets(
-          rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+    quant_affine::foldSlicesAndHoistAccumulators(func);
     {
       RewritePatternSet patterns(context);
       int64_t laneCount = lanes;

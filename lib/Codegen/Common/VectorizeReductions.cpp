@@ -348,22 +348,8 @@ splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
   return {partial, combine};
 }
 
-/// Vectorizes `op` (static shape) in place; false if upstream cannot.
-bool vectorizeInPlace(RewriterBase &rewriter, linalg::GenericOp op) {
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, op);
-  if (failed(result))
-    return false;
-  rewriter.replaceOp(op, result->replacements);
-  return true;
-}
-
-SmallVector<OpFoldResult> asAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
-  return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {
-    return b.getIndexAttr(size);
-  });
-}
+using quant_affine::asIndexAttrs;
+using quant_affine::vectorizeInPlace;
 
 struct QuantAffineVectorizeReductionsPass
     : quant_affine::impl::QuantAffineVectorizeReductionsPassBase<
@@ -419,10 +405,11 @@ struct QuantAffineVectorizeReductionsPass
       (iterators[i] == utils::IteratorType::parallel ? rows : rest)[i] = 1;
     linalg::GenericOp row = op;
     if (llvm::is_contained(rows, 1))
-      row = quant_affine::tileAndReplace(rewriter, op, asAttrs(rewriter, rows),
-                                         parallelOuter);
+      row = quant_affine::tileAndReplace(
+          rewriter, op, asIndexAttrs(rewriter, rows), parallelOuter);
     if (row && llvm::is_contained(rest, 1))
-      row = quant_affine::tileAndReplace(rewriter, row, asAttrs(rewriter, rest),
+      row = quant_affine::tileAndReplace(rewriter, row,
+                                         asIndexAttrs(rewriter, rest),
                                          /*forall=*/false);
     if (row)
       vectorizeInPlace(rewriter, row);
@@ -440,11 +427,11 @@ struct QuantAffineVectorizeReductionsPass
     linalg::GenericOp row = partial;
     if (llvm::is_contained(rows, 1))
       row = quant_affine::tileAndReplace(
-          rewriter, partial, asAttrs(rewriter, rows), parallelOuter);
+          rewriter, partial, asIndexAttrs(rewriter, rows), parallelOuter);
     if (!row)
       return;
     linalg::GenericOp step = quant_affine::tileAndReplace(
-        rewriter, row, asAttrs(rewriter, steps), /*forall=*/false);
+        rewriter, row, asIndexAttrs(rewriter, steps), /*forall=*/false);
     if (step)
       vectorizeInPlace(rewriter, step);
   }
@@ -457,7 +444,7 @@ struct QuantAffineVectorizeReductionsPass
     linalg::GenericOp row = combine;
     if (loops > 1)
       row = quant_affine::tileAndReplace(rewriter, combine,
-                                         asAttrs(rewriter, rows),
+                                         asIndexAttrs(rewriter, rows),
                                          /*forall=*/false);
     if (row)
       vectorizeInPlace(rewriter, row);
@@ -468,23 +455,7 @@ struct QuantAffineVectorizeReductionsPass
   void cleanUp() {
     MLIRContext *context = &getContext();
     func::FuncOp func = getOperation();
-    {
-      RewritePatternSet patterns(context);
-      tensor::populateFoldTensorSubsetOpPatterns(patterns);
-      scf::ForOp::getCanonicalizationPatterns(patterns, context);
-      tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
-      tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
-      vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
-      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
-      linalg::populateSwapExtractSliceWithFillPatterns(patterns);
-      (void)applyPatternsGreedily(func, std::move(patterns));
-    }
-    IRRewriter rewriter(context);
-    SmallVector<scf::ForOp> loops;
-    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
-      (void)hoistLoopInvariantSubsets(
-          rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+    quant_affine::foldSlicesAndHoistAccumulators(func);
     {
       // A step reduces over unit dims: elementwise combinations.
       RewritePatternSet patterns(context);

@@ -25,6 +25,19 @@ tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
                ArrayRef<OpFoldResult> sizes, bool forall,
                SmallVector<LoopLikeOpInterface> *loops = nullptr);
 
+/// `sizes` as index attributes, for tile sizes.
+SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> sizes);
+
+/// Vectorizes `op` (static shape) in place with upstream's linalg::vectorize;
+/// false (nothing changed) if upstream cannot.
+bool vectorizeInPlace(RewriterBase &rewriter, Operation *op);
+
+/// After tiling and vectorizing reductions in `root`: folds the tiles'
+/// slices into their transfers, then moves loop-carried accumulators out of
+/// every scf.for (innermost first, so that one climbs every level) into
+/// registers with upstream's hoistLoopInvariantSubsets.
+void foldSlicesAndHoistAccumulators(Operation *root);
+
 } // namespace quant_affine
 } // namespace mlir
 
