@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -199,6 +200,14 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
       });
 
   // Back to floats, combined with the destinations' values.
+  SmallVector<bool> startsNeutral;
+  for (auto [i, combiner] : llvm::enumerate(combiners)) {
+    auto fill = op.getDpsInits()[i].getDefiningOp<linalg::FillOp>();
+    APFloat start(0.0);
+    startsNeutral.push_back(
+        fill && matchPattern(fill.getInputs()[0], m_ConstantFloat(&start)) &&
+        start.isInfinity() && start.isNegative() != isMin(combiner));
+  }
   rewriter.setInsertionPointAfter(reduce);
   SmallVector<Value> decodeInputs(reduce.getResults());
   SmallVector<Value> destinations = op.getDpsInits();
@@ -231,6 +240,12 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
               b, l, arith::CmpIPredicate::eq, key,
               constant(isMin(combiner) ? lowest : highest));
           value = arith::SelectOp::create(b, l, isNaN, nan, value);
+          // A destination filled with the neutral element (+inf for a
+          // minimum, -inf for a maximum) changes nothing: not read.
+          if (startsNeutral[i]) {
+            results.push_back(value);
+            continue;
+          }
           Value out = args[count + i];
           results.push_back(
               isMin(combiner)

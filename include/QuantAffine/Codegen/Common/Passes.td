@@ -75,7 +75,8 @@ def QuantAffineVectorizeReductionsPass
     integer extreme that wins), and an elementwise op after it turns the
     results back and combines them with the destinations: IEEE's
     NaN-propagating min/max is several x86 instructions, an integer one is
-    one. The last loop, a reduction that every input reads as its last,
+    one. The elementwise op does not read destinations filled with the
+    neutral element (+inf, -inf). The last loop, a reduction that every input reads as its last,
     contiguous dim, is split into `size / lanes` steps and a parallel dim of
     `lanes`: the op reduces into `lanes` partial results per result (from
     the combiner's neutral element), and a second op combines the lanes into
