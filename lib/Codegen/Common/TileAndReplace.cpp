@@ -79,3 +79,34 @@ void mlir::quant_affine::foldSlicesAndHoistAccumulators(Operation *root) {
     (void)hoistLoopInvariantSubsets(
         rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
 }
+
+void mlir::quant_affine::splitLoopIntoLanes(OpBuilder &b, linalg::GenericOp op,
+                                            unsigned loop, int64_t lanes,
+                                            SmallVectorImpl<Value> &inputs,
+                                            SmallVectorImpl<AffineMap> &maps) {
+  MLIRContext *context = op.getContext();
+  unsigned loops = op.getNumLoops();
+  AffineExpr steps = b.getAffineDimExpr(loop);
+  AffineExpr lane = b.getAffineDimExpr(loops);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> results(map.getResults());
+    Value value = input->get();
+    if (map.isFunctionOfDim(loop)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() /= lanes;
+      shape.push_back(lanes);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+        groups.push_back({i});
+      groups.push_back({type.getRank() - 1, type.getRank()});
+      value = tensor::ExpandShapeOp::create(b, op.getLoc(), type.clone(shape),
+                                            value, groups);
+      results.back() = steps;
+      results.push_back(lane);
+    }
+    inputs.push_back(value);
+    maps.push_back(AffineMap::get(loops + 1, 0, results, context));
+  }
+}

@@ -177,32 +177,10 @@ splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
 
   Location loc = op.getLoc();
   MLIRContext *context = op.getContext();
-  AffineExpr steps = rewriter.getAffineDimExpr(laneLoop);
   AffineExpr lane = rewriter.getAffineDimExpr(loops);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    SmallVector<AffineExpr> results(map.getResults());
-    Value value = input->get();
-    if (map.isFunctionOfDim(laneLoop)) {
-      auto type = cast<RankedTensorType>(value.getType());
-      SmallVector<int64_t> shape(type.getShape());
-      shape.back() /= lanes;
-      shape.push_back(lanes);
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t i = 0; i + 1 < type.getRank(); ++i)
-        groups.push_back({i});
-      groups.push_back({type.getRank() - 1, type.getRank()});
-      value = tensor::ExpandShapeOp::create(
-          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
-          value, groups);
-      results.back() = steps;
-      results.push_back(lane);
-    }
-    inputs.push_back(value);
-    maps.push_back(AffineMap::get(loops + 1, 0, results, context));
-  }
+  quant_affine::splitLoopIntoLanes(rewriter, op, laneLoop, lanes, inputs, maps);
   Value init = op.getDpsInitOperand(0)->get();
   auto initType = cast<RankedTensorType>(init.getType());
   SmallVector<int64_t> partialShape(initType.getShape());

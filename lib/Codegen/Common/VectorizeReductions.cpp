@@ -265,31 +265,10 @@ splitIntoLanes(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   unsigned loops = op.getNumLoops(), last = loops - 1;
-  AffineExpr steps = getAffineDimExpr(last, ctx);
   AffineExpr lane = getAffineDimExpr(loops, ctx);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    SmallVector<AffineExpr> results(map.getResults());
-    Value value = input->get();
-    if (map.isFunctionOfDim(last)) {
-      auto type = cast<RankedTensorType>(value.getType());
-      SmallVector<int64_t> shape(type.getShape());
-      shape.back() /= lanes;
-      shape.push_back(lanes);
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t i = 0; i + 1 < type.getRank(); ++i)
-        groups.push_back({i});
-      groups.push_back({type.getRank() - 1, type.getRank()});
-      value = tensor::ExpandShapeOp::create(rewriter, loc, type.clone(shape),
-                                            value, groups);
-      results.back() = steps;
-      results.push_back(lane);
-    }
-    inputs.push_back(value);
-    maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
-  }
+  quant_affine::splitLoopIntoLanes(rewriter, op, last, lanes, inputs, maps);
   // Without a parallel loop (a per-tensor statistic), the outermost loop
   // keeps its partial results apart too, so that its rows can be threads.
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -398,57 +377,36 @@ struct QuantAffineVectorizeReductionsPass
           succeeded(integers))
         op = *integers;
       if (op.getStaticLoopRanges().back() <= kShortReduction) {
-        compileShort(rewriter, op);
+        compileRowsThenSteps(rewriter, op);
         continue;
       }
       rewriter.setInsertionPoint(op);
       auto [partial, combine] = splitIntoLanes(rewriter, op, lanes);
-      compilePartial(rewriter, partial);
+      compileRowsThenSteps(rewriter, partial);
       compileCombine(rewriter, combine);
     }
     cleanUp();
   }
 
-  /// A short last loop: every other loop one at a time (the outermost
-  /// parallel ones as rows, threaded with parallel-outer), the last loop
-  /// one vector reduced in registers.
-  void compileShort(RewriterBase &rewriter, linalg::GenericOp op) {
+  /// Every loop but the last one at a time: the parallel ones as rows
+  /// (threaded with parallel-outer), then the reductions as steps; the last
+  /// loop (a short reduction, or the lanes of partial results) is one
+  /// vector, its accumulators hoisted into registers by cleanUp.
+  void compileRowsThenSteps(RewriterBase &rewriter, linalg::GenericOp op) {
     unsigned loops = op.getNumLoops();
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    SmallVector<int64_t> rows(loops, 0), rest(loops, 0);
-    for (unsigned i = 0; i + 1 < loops; ++i)
-      (iterators[i] == utils::IteratorType::parallel ? rows : rest)[i] = 1;
-    linalg::GenericOp row = op;
-    if (llvm::is_contained(rows, 1))
-      row = quant_affine::tileAndReplace(
-          rewriter, op, asIndexAttrs(rewriter, rows), parallelOuter);
-    if (row && llvm::is_contained(rest, 1))
-      row = quant_affine::tileAndReplace(rewriter, row,
-                                         asIndexAttrs(rewriter, rest),
-                                         /*forall=*/false);
-    if (row)
-      vectorizeInPlace(rewriter, row);
-  }
-
-  /// Rows one at a time, then steps one at a time, each step a vector of
-  /// `lanes`.
-  void compilePartial(RewriterBase &rewriter, linalg::GenericOp partial) {
-    SmallVector<utils::IteratorType> iterators =
-        partial.getIteratorTypesArray();
-    unsigned loops = partial.getNumLoops();
     SmallVector<int64_t> rows(loops, 0), steps(loops, 0);
     for (unsigned i = 0; i + 1 < loops; ++i)
       (iterators[i] == utils::IteratorType::parallel ? rows : steps)[i] = 1;
-    linalg::GenericOp row = partial;
+    linalg::GenericOp tile = op;
     if (llvm::is_contained(rows, 1))
-      row = quant_affine::tileAndReplace(
-          rewriter, partial, asIndexAttrs(rewriter, rows), parallelOuter);
-    if (!row)
-      return;
-    linalg::GenericOp step = quant_affine::tileAndReplace(
-        rewriter, row, asIndexAttrs(rewriter, steps), /*forall=*/false);
-    if (step)
-      vectorizeInPlace(rewriter, step);
+      tile = quant_affine::tileAndReplace(
+          rewriter, tile, asIndexAttrs(rewriter, rows), parallelOuter);
+    if (tile && llvm::is_contained(steps, 1))
+      tile = quant_affine::tileAndReplace(
+          rewriter, tile, asIndexAttrs(rewriter, steps), /*forall=*/false);
+    if (tile)
+      vectorizeInPlace(rewriter, tile);
   }
 
   /// The lanes of one row at a time, as one vector reduction.

@@ -623,10 +623,7 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
         tensor::EmptyOp::create(rewriter, loc, encodingSizes, scaleElem);
     Value offsetInit =
         tensor::EmptyOp::create(rewriter, loc, encodingSizes, offsetElem);
-    QuantRange range = op.getRange();
-    bool symmetric = op.getSymmetric();
-    bool torchao = op.getTorchao();
-    TorchaoChoice choice = op.getTorchaoChoice();
+    EncodingChoice choice = op.getEncodingChoice();
     auto epilogue = linalg::GenericOp::create(
         rewriter, loc, TypeRange{scaleInit.getType(), offsetInit.getType()},
         stats.getResults(), ValueRange{scaleInit, offsetInit},
@@ -639,10 +636,7 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
               inP(b, l, elem, elem.isF64() ? elem : f32);
           CalibrationArith<ArithEmitter> arith{inT, inF32, inP};
           auto [scale, offset] =
-              torchao ? computeTorchaoEncodingFromMinMax(arith, args[0],
-                                                         args[1], range, choice)
-                      : computeEncodingFromMinMax(arith, args[0], args[1],
-                                                  range, symmetric);
+              computeEncodingFromMinMax(arith, args[0], args[1], choice);
           linalg::YieldOp::create(
               b, l,
               ValueRange{inF32.toFloat(scale, scaleElem),

@@ -25,6 +25,14 @@ tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
                ArrayRef<OpFoldResult> sizes, bool forall,
                SmallVector<LoopLikeOpInterface> *loops = nullptr);
 
+/// The inputs of `op` and their indexing maps with loop `loop` (which every
+/// input reading it reads as its last dim) split into `loop` (the steps) and
+/// a new last loop of `lanes`: each such input is tensor.expand_shape'd
+/// into `[..., size / lanes, lanes]`. The maps have one more dim.
+void splitLoopIntoLanes(OpBuilder &b, linalg::GenericOp op, unsigned loop,
+                        int64_t lanes, SmallVectorImpl<Value> &inputs,
+                        SmallVectorImpl<AffineMap> &maps);
+
 /// `sizes` as index attributes, for tile sizes.
 SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> sizes);
 

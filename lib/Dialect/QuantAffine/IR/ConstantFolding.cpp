@@ -395,6 +395,7 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
     auto values = dense.getValues<double>();
     reduce([&](int64_t j) { return values[splat ? 0 : j]; });
   } else {
+    // f16 and bf16: widened to double, exactly.
     auto values = dense.getValues<llvm::APFloat>();
     reduce([&](int64_t j) {
       bool losesInfo;
@@ -405,59 +406,50 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
     });
   }
 
-  // 2. The epilogue, by the formula the lowering emits.
+  // 2. The epilogue, by the formula the lowering emits: for f32 and f64
+  // inputs in hardware doubles rounded per step, as for the quantizers
+  // (nativeIsExact), for f16 and bf16 in APFloat. The extremes are values
+  // of the input type (exact in either).
   MLIRContext *ctx = op.getContext();
   FloatType f32 = Float32Type::get(ctx);
   FloatType promoted = elementType.isF64() ? elementType : f32;
-  APFloatArith inT{elementType}, inF32{f32}, inP{promoted};
-  CalibrationArith<APFloatArith> arith{inT, inF32, inP};
-  SmallVector<llvm::APFloat> scales, offsets;
+  EncodingChoice choice = op.getEncodingChoice();
   auto scaleElem = cast<FloatType>(scaleType.getElementType());
   auto offsetElem = cast<FloatType>(offsetType.getElementType());
-  // f32 and f64 inputs: hardware doubles rounded per step, as for the
-  // quantizers (nativeIsExact); f16 and bf16: APFloat.
+  SmallVector<llvm::APFloat> scales, offsets;
+  auto evaluate = [&](auto arith, auto fromDouble, auto toAPFloat) {
+    for (int64_t e = 0; e < encodings; ++e) {
+      auto [scale, offset] = computeEncodingFromMinMax(
+          arith, fromDouble(mins[e]), fromDouble(maxs[e]), choice);
+      scales.push_back(convertAsGenerated(toAPFloat(scale), scaleElem));
+      offsets.push_back(convertAsGenerated(toAPFloat(offset), offsetElem));
+    }
+  };
   if (nativeIsExact(f32, {elementType})) {
     NativeArith nativeT{elementType, elementType.isF32()},
         nativeF32{f32, /*isF32=*/true}, nativeP{promoted, promoted.isF32()};
-    CalibrationArith<NativeArith> native{nativeT, nativeF32, nativeP};
-    for (int64_t e = 0; e < encodings; ++e) {
-      NativeScalar mn{mins[e], 0}, mx{maxs[e], 0};
-      auto [scale, offset] =
-          op.getTorchao()
-              ? computeTorchaoEncodingFromMinMax(native, mn, mx, op.getRange(),
-                                                 op.getTorchaoChoice())
-              : computeEncodingFromMinMax(native, mn, mx, op.getRange(),
-                                          op.getSymmetric());
-      // AIMET's results are f32 values; torchao's are T values.
-      bool inF32 = !op.getTorchao() || elementType.isF32();
-      auto exact = [&](double v) {
-        return inF32 ? llvm::APFloat(float(v)) : llvm::APFloat(v);
-      };
-      scales.push_back(convertAsGenerated(exact(scale.f), scaleElem));
-      offsets.push_back(convertAsGenerated(exact(offset.f), offsetElem));
-    }
-    results.push_back(DenseElementsAttr::get(scaleType, scales));
-    results.push_back(DenseElementsAttr::get(offsetType, offsets));
-    return success();
-  }
-  for (int64_t e = 0; e < encodings; ++e) {
-    Scalar mn, mx;
-    bool losesInfo;
-    mn.f = llvm::APFloat(mins[e]);
-    mx.f = llvm::APFloat(maxs[e]);
-    // Exact: the values came from the input's type.
-    (void)mn.f.convert(elementType.getFloatSemantics(),
-                       llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    (void)mx.f.convert(elementType.getFloatSemantics(),
-                       llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    auto [scale, offset] =
-        op.getTorchao()
-            ? computeTorchaoEncodingFromMinMax(arith, mn, mx, op.getRange(),
-                                               op.getTorchaoChoice())
-            : computeEncodingFromMinMax(arith, mn, mx, op.getRange(),
-                                        op.getSymmetric());
-    scales.push_back(convertAsGenerated(scale.f, scaleElem));
-    offsets.push_back(convertAsGenerated(offset.f, offsetElem));
+    // AIMET's results are f32 values; torchao's are values of the input
+    // type.
+    bool resultsInF32 = !choice.torchao || elementType.isF32();
+    evaluate(
+        CalibrationArith<NativeArith>{nativeT, nativeF32, nativeP},
+        [](double v) { return NativeScalar{v, 0}; },
+        [&](const NativeScalar &v) {
+          return resultsInF32 ? llvm::APFloat(float(v.f)) : llvm::APFloat(v.f);
+        });
+  } else {
+    APFloatArith inT{elementType}, inF32{f32}, inP{promoted};
+    evaluate(
+        CalibrationArith<APFloatArith>{inT, inF32, inP},
+        [&](double v) {
+          Scalar s;
+          bool losesInfo;
+          s.f = llvm::APFloat(v);
+          (void)s.f.convert(elementType.getFloatSemantics(),
+                            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+          return s;
+        },
+        [](const Scalar &v) { return v.f; });
   }
   results.push_back(DenseElementsAttr::get(scaleType, scales));
   results.push_back(DenseElementsAttr::get(offsetType, offsets));

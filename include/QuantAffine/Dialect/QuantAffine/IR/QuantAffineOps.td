@@ -400,19 +400,25 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
         return attr.asArrayRef();
       return std::nullopt;
     }
-    /// The torchao properties (eps defaulted for the input type); only
-    /// meaningful with `torchao`.
-    ::mlir::quant_affine::TorchaoChoice getTorchaoChoice() {
-      ::mlir::quant_affine::TorchaoChoice choice;
+    /// The calibration its properties choose (torchao's eps defaulted for
+    /// the input type).
+    ::mlir::quant_affine::EncodingChoice getEncodingChoice() {
+      ::mlir::quant_affine::EncodingChoice choice;
+      choice.range = getRange();
       choice.symmetric = getSymmetric();
-      choice.noClippingErr = getNoClippingErr();
-      choice.preserveZero = !getNoPreserveZero();
-      choice.floatZeroPoint = getFloatZeroPoint();
-      choice.eps = getEpsAttr()
-                       ? getEpsAttr().getValueAsDouble()
-                       : ::mlir::quant_affine::torchaoDefaultEps(
-                             ::llvm::cast<::mlir::FloatType>(
-                                 getInput().getType().getElementType()));
+      if (!getTorchao())
+        return choice;
+      ::mlir::quant_affine::TorchaoChoice torchao;
+      torchao.symmetric = getSymmetric();
+      torchao.noClippingErr = getNoClippingErr();
+      torchao.preserveZero = !getNoPreserveZero();
+      torchao.floatZeroPoint = getFloatZeroPoint();
+      torchao.eps = getEpsAttr()
+                        ? getEpsAttr().getValueAsDouble()
+                        : ::mlir::quant_affine::torchaoDefaultEps(
+                              ::llvm::cast<::mlir::FloatType>(
+                                  getInput().getType().getElementType()));
+      choice.torchao = torchao;
       return choice;
     }
   }];

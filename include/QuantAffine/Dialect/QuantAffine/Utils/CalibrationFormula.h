@@ -26,6 +26,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
+#include <optional>
 #include <utility>
 
 namespace mlir {
@@ -39,7 +40,8 @@ inline double minimumCalibrationScale(int64_t steps) {
   return tiny < f32Epsilon ? tiny : f32Epsilon;
 }
 
-/// The largest finite value of `type`, as a double.
+/// The largest finite value of `type`, as a double (exact: f16, bf16, f32
+/// and f64 values are all doubles).
 inline double largestFinite(FloatType type) {
   return llvm::APFloat::getLargest(type.getFloatSemantics()).convertToDouble();
 }
@@ -61,9 +63,10 @@ template <typename Arith> struct CalibrationArith {
 /// them (2025 behaviour; DESIGN.md section 6).
 template <typename Arith>
 std::pair<typename Arith::Value, typename Arith::Value>
-computeEncodingFromMinMax(CalibrationArith<Arith> a, typename Arith::Value mn,
-                          typename Arith::Value mx, QuantRange range,
-                          bool symmetric) {
+computeAimetEncodingFromMinMax(CalibrationArith<Arith> a,
+                               typename Arith::Value mn,
+                               typename Arith::Value mx, QuantRange range,
+                               bool symmetric) {
   using Value = typename Arith::Value;
   FloatType typeT = a.t.compute, typeP = a.p.compute, typeF = a.f32.compute;
   int64_t n = range.qmax - range.qmin;
@@ -224,6 +227,29 @@ computeTorchaoEncodingFromMinMax(CalibrationArith<Arith> a,
   }
   Value offset = choice.floatZeroPoint ? zeroPoint : a.t.sub(zero, zeroPoint);
   return {scale, offset};
+}
+
+/// Everything compute_encoding's properties choose: the grid, and AIMET's
+/// symmetric flag or torchao's convention.
+struct EncodingChoice {
+  QuantRange range;
+  bool symmetric = false;
+  std::optional<TorchaoChoice> torchao;
+};
+
+/// An encoding's scale and offset from its minimum and maximum, by the
+/// convention `choice` names: the one entry point of the folder and the
+/// lowering.
+template <typename Arith>
+std::pair<typename Arith::Value, typename Arith::Value>
+computeEncodingFromMinMax(CalibrationArith<Arith> a, typename Arith::Value mn,
+                          typename Arith::Value mx,
+                          const EncodingChoice &choice) {
+  if (choice.torchao)
+    return computeTorchaoEncodingFromMinMax(a, mn, mx, choice.range,
+                                            *choice.torchao);
+  return computeAimetEncodingFromMinMax(a, mn, mx, choice.range,
+                                        choice.symmetric);
 }
 
 } // namespace quant_affine
