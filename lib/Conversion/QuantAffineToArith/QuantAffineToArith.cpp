@@ -18,6 +18,7 @@
 #include "QuantAffine/Conversion/QuantAffineToArith/ArithEmitter.h"
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/FloatFormula.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -71,6 +72,22 @@ struct QuantizerToArith : OpInterfaceConversionPattern<QuantizerOpInterface> {
   }
 };
 
+/// Lowers one scalar/vector float_qdq by Utils/FloatFormula.h.
+struct FloatQDQToArith : OpConversionPattern<FloatQDQOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FloatQDQOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isElementwiseForm(op))
+      return rewriter.notifyMatchFailure(op, "tensor form: lower to linalg");
+    rewriter.replaceOp(op,
+                       emitFloatQDQ(rewriter, op.getLoc(), op.getFormat(),
+                                    adaptor.getInput(), adaptor.getMaxval()));
+    return success();
+  }
+};
+
 struct ConvertQuantAffineToArithPass
     : quant_affine::impl::ConvertQuantAffineToArithPassBase<
           ConvertQuantAffineToArithPass> {
@@ -96,5 +113,29 @@ void mlir::quant_affine::configureQuantAffineToArithTarget(
 
 void mlir::quant_affine::populateQuantAffineToArithConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<QuantizerToArith>(patterns.getContext());
+  patterns.add<QuantizerToArith, FloatQDQToArith>(patterns.getContext());
+}
+
+Value mlir::quant_affine::emitFloatQDQFactor(OpBuilder &b, Location loc,
+                                             const FloatFormat &format,
+                                             Value maxval) {
+  Type shape = maxval.getType();
+  ArithEmitter f32(b, loc, shape, b.getF32Type());
+  ArithEmitter f64(b, loc, shape, b.getF64Type());
+  return maxvalFactor(f32, f64, maxval, format);
+}
+
+Value mlir::quant_affine::emitFloatQDQ(OpBuilder &b, Location loc,
+                                       const FloatFormat &format, Value input,
+                                       Value maxval, bool maxvalIsFactor) {
+  Type shape = input.getType();
+  auto elem = cast<FloatType>(getElementTypeOrSelf(shape));
+  ArithEmitter w(b, loc, shape, format.fakeCastType(elem));
+  ArithEmitter p(b, loc, shape,
+                 elem.isF64() ? FloatType(b.getF64Type())
+                              : FloatType(b.getF32Type()));
+  std::optional<Value> k;
+  if (maxval)
+    k = maxvalIsFactor ? maxval : emitFloatQDQFactor(b, loc, format, maxval);
+  return evaluateFloatQdq(w, p, input, elem, k, format);
 }

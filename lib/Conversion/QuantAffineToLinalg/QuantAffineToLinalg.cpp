@@ -133,6 +133,12 @@ EncodingOperands getEncodingOperands(QuantizerOpInterface op) {
   return operands;
 }
 
+/// The operands of a tensor float_qdq with a maxval, which is laid out as a
+/// scale.
+EncodingOperands getEncodingOperands(FloatQDQOp op) {
+  return {op.getInput(), op.getMaxval(), Value(), op.getBlockSizeArray()};
+}
+
 /// Checks at run time what the types leave open (ShapeChecks.h), through
 /// `checks`.
 LogicalResult emitRuntimeChecks(RuntimeCheckEmitter &checks, OpBuilder &b,
@@ -214,19 +220,26 @@ public:
     return shape;
   }
 
-  /// The facts of a tensor quantize, dequantize or qdq.
+  /// The facts of a tensor quantize, dequantize or qdq, or of a tensor
+  /// float_qdq with a maxval.
   const ShapeFacts &facts(Operation *op) {
     auto found = opFacts.find(op);
     if (found != opFacts.end())
       return found->second;
-    ShapeFacts result =
-        compute(getEncodingOperands(cast<QuantizerOpInterface>(op)), this);
+    EncodingOperands operands =
+        isa<FloatQDQOp>(op)
+            ? getEncodingOperands(cast<FloatQDQOp>(op))
+            : getEncodingOperands(cast<QuantizerOpInterface>(op));
+    ShapeFacts result = compute(operands, this);
     return opFacts[op] = result;
   }
 
   /// The facts of `op` from its own types alone.
   static ShapeFacts fromTypes(QuantizerOpInterface op) {
     return compute(getEncodingOperands(op), nullptr);
+  }
+  static ShapeFacts fromOperands(const EncodingOperands &operands) {
+    return compute(operands, nullptr);
   }
 
 private:
@@ -278,6 +291,152 @@ TypedAttr splatValueOf(Value v) {
   return attr.getSplatValue<TypedAttr>();
 }
 
+/// Builds the scalar computation of one element in a linalg body: the input
+/// element, its scale (or maxval) and offset (null without).
+using ScalarBody =
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value, Value)>;
+
+/// Blocks through tensor.expand_shape, scales through indexing maps.
+Value lowerWithMaps(const ScalarBody &body, Type resultElem, ShapeBuilder &sb,
+                    Value input, Value scale, Value offset,
+                    const EncodingLayout &layout) {
+  OpBuilder &b = sb.b;
+  Location loc = sb.loc;
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t n = layout.inputRank;
+
+  // The iteration space: each blocked input dim becomes (count, block).
+  SmallVector<ReassociationIndices> groups;
+  SmallVector<OpFoldResult> expandedSizes;
+  SmallVector<int64_t> expandedShape;
+  SmallVector<int64_t> loopDimOfScaleDim(layout.scaleRank, -1);
+  for (int64_t a = 0; a < n; ++a) {
+    int64_t d = a - (n - layout.scaleRank);
+    ReassociationIndices group;
+    if (d >= 0 && layout.dims[d] == DimLayout::Blocked) {
+      int64_t block = layout.blockSizes[d];
+      Value blockValue = sb.blockSize(input, scale, layout, d);
+      int64_t count = cast<RankedTensorType>(scale.getType()).getDimSize(d);
+      OpFoldResult countOfr =
+          ShapedType::isDynamic(count)
+              ? OpFoldResult(
+                    arith::DivUIOp::create(b, loc, sb.dim(input, a), blockValue)
+                        .getResult())
+              : OpFoldResult(b.getIndexAttr(count));
+      loopDimOfScaleDim[d] = expandedShape.size();
+      group = {static_cast<int64_t>(expandedShape.size()),
+               static_cast<int64_t>(expandedShape.size()) + 1};
+      expandedShape.append({count, block});
+      expandedSizes.push_back(countOfr);
+      expandedSizes.push_back(ShapedType::isDynamic(block)
+                                  ? OpFoldResult(blockValue)
+                                  : OpFoldResult(b.getIndexAttr(block)));
+    } else {
+      if (d >= 0)
+        loopDimOfScaleDim[d] = expandedShape.size();
+      group = {static_cast<int64_t>(expandedShape.size())};
+      expandedShape.push_back(inputType.getDimSize(a));
+      expandedSizes.push_back(tensor::getMixedSize(b, loc, input, a));
+    }
+    groups.push_back(group);
+  }
+  int64_t loops = expandedShape.size();
+  bool expanded = loops != n;
+  if (expanded)
+    input = tensor::ExpandShapeOp::create(
+        b, loc, inputType.clone(expandedShape), input, groups, expandedSizes);
+
+  // Scale and offset maps: 0 for broadcast dims, the loop dim otherwise.
+  SmallVector<AffineExpr> scaleExprs;
+  for (int64_t d = 0; d < layout.scaleRank; ++d)
+    scaleExprs.push_back(layout.dims[d] == DimLayout::Broadcast
+                             ? b.getAffineConstantExpr(0)
+                             : b.getAffineDimExpr(loopDimOfScaleDim[d]));
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, ctx);
+  AffineMap scaleMap = AffineMap::get(loops, 0, scaleExprs, ctx);
+  // Splat scales and offsets become constants in the body, where the
+  // arith lowering can see them (a power-of-two scale then multiplies).
+  TypedAttr scaleSplat = splatValueOf(scale),
+            offsetSplat = splatValueOf(offset);
+  SmallVector<Value> inputs = {input};
+  SmallVector<AffineMap> maps = {identity};
+  if (!scaleSplat) {
+    inputs.push_back(scale);
+    maps.push_back(scaleMap);
+  }
+  if (offset && !offsetSplat) {
+    inputs.push_back(offset);
+    maps.push_back(scaleMap);
+  }
+  maps.push_back(identity);
+
+  Value init = tensor::EmptyOp::create(b, loc, expandedSizes, resultElem);
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  bool hasOffset = static_cast<bool>(offset);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        unsigned next = 1;
+        auto operandOf = [&](TypedAttr splat) -> Value {
+          if (splat)
+            return arith::ConstantOp::create(nb, nloc, splat);
+          return args[next++];
+        };
+        Value s = operandOf(scaleSplat);
+        Value o = hasOffset ? operandOf(offsetSplat) : Value();
+        Value r = body(nb, nloc, args[0], s, o);
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  Value result = generic.getResult(0);
+  if (expanded)
+    result = tensor::CollapseShapeOp::create(
+        b, loc, inputType.clone(resultElem), result, groups);
+  return result;
+}
+
+/// Scales read with tensor.extract at floor(j / B): the general fallback
+/// for dims whose block count and size are both dynamic.
+Value lowerWithGather(const ScalarBody &body, Type resultElem, ShapeBuilder &sb,
+                      Value input, Value scale, Value offset,
+                      const EncodingLayout &layout) {
+  OpBuilder &b = sb.b;
+  Location loc = sb.loc;
+  int64_t n = layout.inputRank;
+  SmallVector<Value> blocks;
+  for (int64_t d = 0; d < layout.scaleRank; ++d)
+    blocks.push_back(layout.dims[d] == DimLayout::Broadcast
+                         ? Value()
+                         : sb.blockSize(input, scale, layout, d));
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, input), resultElem);
+  AffineMap identity = b.getMultiDimIdentityMap(n);
+  SmallVector<utils::IteratorType> iterators(n, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{input}, ValueRange{init},
+      SmallVector<AffineMap>{identity, identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        SmallVector<Value> index;
+        for (int64_t d = 0; d < layout.scaleRank; ++d) {
+          if (!blocks[d]) {
+            index.push_back(arith::ConstantIndexOp::create(nb, nloc, 0));
+            continue;
+          }
+          Value j = linalg::IndexOp::create(nb, nloc, layout.inputDimOf(d));
+          index.push_back(arith::DivUIOp::create(nb, nloc, j, blocks[d]));
+        }
+        Value s = tensor::ExtractOp::create(nb, nloc, scale, index);
+        Value o =
+            offset
+                ? tensor::ExtractOp::create(nb, nloc, offset, index).getResult()
+                : Value();
+        Value r = body(nb, nloc, args[0], s, o);
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return generic.getResult(0);
+}
+
 /// Lowers one tensor quantizer op to linalg.generic.
 struct QuantizerToLinalg : OpInterfaceConversionPattern<QuantizerOpInterface> {
   QuantizerToLinalg(MLIRContext *ctx, RuntimeCheckEmitter *checks,
@@ -315,9 +474,15 @@ struct QuantizerToLinalg : OpInterfaceConversionPattern<QuantizerOpInterface> {
     } else {
       EncodingLayout layout =
           analyzeLayout(refinedInput, refinedScale, v.blockSize);
+      Type resultElem = getElementTypeOrSelf(op.getResult().getType());
+      auto body = [&](OpBuilder &nb, Location, Value x, Value s, Value o) {
+        return buildScalarOp(op, nb, x, s, o, resultElem);
+      };
       result = layout.needsGather()
-                   ? lowerWithGather(op, sb, input, scale, offset, layout)
-                   : lowerWithMaps(op, sb, input, scale, offset, layout);
+                   ? lowerWithGather(body, resultElem, sb, input, scale, offset,
+                                     layout)
+                   : lowerWithMaps(body, resultElem, sb, input, scale, offset,
+                                   layout);
     }
     rewriter.replaceOp(op,
                        castTo(rewriter, loc, result, op.getResult().getType()));
@@ -334,145 +499,94 @@ private:
     return scalar.getResult();
   }
 
-  /// Blocks through tensor.expand_shape, scales through indexing maps.
-  Value lowerWithMaps(QuantizerOpInterface op, ShapeBuilder &sb, Value input,
-                      Value scale, Value offset,
-                      const EncodingLayout &layout) const {
-    OpBuilder &b = sb.b;
-    Location loc = sb.loc;
-    auto inputType = cast<RankedTensorType>(input.getType());
-    Type resultElem = getElementTypeOrSelf(op.getResult().getType());
-    int64_t n = layout.inputRank;
+  RuntimeCheckEmitter *checks;
+  KnownShapes *known;
+};
 
-    // The iteration space: each blocked input dim becomes (count, block).
-    SmallVector<ReassociationIndices> groups;
-    SmallVector<OpFoldResult> expandedSizes;
-    SmallVector<int64_t> expandedShape;
-    SmallVector<int64_t> loopDimOfScaleDim(layout.scaleRank, -1);
-    for (int64_t a = 0; a < n; ++a) {
-      int64_t d = a - (n - layout.scaleRank);
-      ReassociationIndices group;
-      if (d >= 0 && layout.dims[d] == DimLayout::Blocked) {
-        int64_t block = layout.blockSizes[d];
-        Value blockValue = sb.blockSize(input, scale, layout, d);
-        int64_t count = cast<RankedTensorType>(scale.getType()).getDimSize(d);
-        OpFoldResult countOfr =
-            ShapedType::isDynamic(count)
-                ? OpFoldResult(arith::DivUIOp::create(b, loc, sb.dim(input, a),
-                                                      blockValue)
-                                   .getResult())
-                : OpFoldResult(b.getIndexAttr(count));
-        loopDimOfScaleDim[d] = expandedShape.size();
-        group = {static_cast<int64_t>(expandedShape.size()),
-                 static_cast<int64_t>(expandedShape.size()) + 1};
-        expandedShape.append({count, block});
-        expandedSizes.push_back(countOfr);
-        expandedSizes.push_back(ShapedType::isDynamic(block)
-                                    ? OpFoldResult(blockValue)
-                                    : OpFoldResult(b.getIndexAttr(block)));
-      } else {
-        if (d >= 0)
-          loopDimOfScaleDim[d] = expandedShape.size();
-        group = {static_cast<int64_t>(expandedShape.size())};
-        expandedShape.push_back(inputType.getDimSize(a));
-        expandedSizes.push_back(tensor::getMixedSize(b, loc, input, a));
-      }
-      groups.push_back(group);
-    }
-    int64_t loops = expandedShape.size();
-    bool expanded = loops != n;
-    if (expanded)
-      input = tensor::ExpandShapeOp::create(
-          b, loc, inputType.clone(expandedShape), input, groups, expandedSizes);
+/// Lowers one tensor float_qdq: without maxval one elementwise generic whose
+/// body is the scalar op; with one, a generic computing the factor k of each
+/// maxval element, then the data generic reading k as quantize reads scales.
+struct FloatQDQToLinalg : OpConversionPattern<FloatQDQOp> {
+  FloatQDQToLinalg(MLIRContext *ctx, RuntimeCheckEmitter *checks,
+                   KnownShapes *known)
+      : OpConversionPattern<FloatQDQOp>(ctx), checks(checks), known(known) {}
 
-    // Scale and offset maps: 0 for broadcast dims, the loop dim otherwise.
-    SmallVector<AffineExpr> scaleExprs;
-    for (int64_t d = 0; d < layout.scaleRank; ++d)
-      scaleExprs.push_back(layout.dims[d] == DimLayout::Broadcast
-                               ? b.getAffineConstantExpr(0)
-                               : b.getAffineDimExpr(loopDimOfScaleDim[d]));
-    MLIRContext *ctx = b.getContext();
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, ctx);
-    AffineMap scaleMap = AffineMap::get(loops, 0, scaleExprs, ctx);
-    // Splat scales and offsets become constants in the body, where the
-    // arith lowering can see them (a power-of-two scale then multiplies).
-    TypedAttr scaleSplat = splatValueOf(scale),
-              offsetSplat = splatValueOf(offset);
-    SmallVector<Value> inputs = {input};
-    SmallVector<AffineMap> maps = {identity};
-    if (!scaleSplat) {
-      inputs.push_back(scale);
-      maps.push_back(scaleMap);
+  LogicalResult
+  matchAndRewrite(FloatQDQOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto inputType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!inputType)
+      return rewriter.notifyMatchFailure(op, "scalar/vector form: use arith");
+    Location loc = op.getLoc();
+    FloatFormat format = op.getFormat();
+    Type elem = inputType.getElementType();
+    if (!op.getMaxval()) {
+      Value result =
+          elementwise(rewriter, loc, adaptor.getInput(), elem,
+                      [&](OpBuilder &nb, Location nloc, Value x) -> Value {
+                        // The scalar op, with every property of the tensor one.
+                        Operation *scalar = nb.clone(*op.getOperation());
+                        scalar->setOperands(x);
+                        scalar->getResult(0).setType(elem);
+                        return scalar->getResult(0);
+                      });
+      rewriter.replaceOp(op, result);
+      return success();
     }
-    if (offset && !offsetSplat) {
-      inputs.push_back(offset);
-      maps.push_back(scaleMap);
-    }
-    maps.push_back(identity);
 
-    Value init = tensor::EmptyOp::create(b, loc, expandedSizes, resultElem);
-    SmallVector<utils::IteratorType> iterators(loops,
-                                               utils::IteratorType::parallel);
-    bool hasOffset = static_cast<bool>(offset);
-    auto generic = linalg::GenericOp::create(
-        b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
-        [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          unsigned next = 1;
-          auto operandOf = [&](TypedAttr splat) -> Value {
-            if (splat)
-              return arith::ConstantOp::create(nb, nloc, splat);
-            return args[next++];
-          };
-          Value s = operandOf(scaleSplat);
-          Value o = hasOffset ? operandOf(offsetSplat) : Value();
-          Value r = buildScalarOp(op, nb, args[0], s, o, resultElem);
-          linalg::YieldOp::create(nb, nloc, r);
-        });
-    Value result = generic.getResult(0);
-    if (expanded)
-      result = tensor::CollapseShapeOp::create(
-          b, loc, inputType.clone(resultElem), result, groups);
-    return result;
+    ShapeFacts facts = known
+                           ? known->facts(op)
+                           : KnownShapes::fromOperands(getEncodingOperands(op));
+    if (facts.error)
+      return rewriter.notifyMatchFailure(op, *facts.error);
+    EncodingOperands v = getEncodingOperands(op);
+    v.input = adaptor.getInput();
+    v.scale = adaptor.getMaxval();
+    if (checks && failed(emitRuntimeChecks(*checks, rewriter, loc, op, v)))
+      return failure();
+    Value input = castTo(rewriter, loc, v.input, facts.input);
+    Value maxval = castTo(rewriter, loc, v.scale, facts.scale);
+    Value result;
+    if (llvm::is_contained(facts.input.getShape(), 0)) {
+      result = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, input), elem);
+    } else {
+      Value factor =
+          elementwise(rewriter, loc, maxval, rewriter.getF32Type(),
+                      [&](OpBuilder &nb, Location nloc, Value m) {
+                        return emitFloatQDQFactor(nb, nloc, format, m);
+                      });
+      EncodingLayout layout = analyzeLayout(
+          facts.input, cast<RankedTensorType>(factor.getType()), v.blockSize);
+      ShapeBuilder sb{rewriter, loc};
+      auto body = [&](OpBuilder &nb, Location nloc, Value x, Value k, Value) {
+        return emitFloatQDQ(nb, nloc, format, x, k, /*maxvalIsFactor=*/true);
+      };
+      result =
+          layout.needsGather()
+              ? lowerWithGather(body, elem, sb, input, factor, Value(), layout)
+              : lowerWithMaps(body, elem, sb, input, factor, Value(), layout);
+    }
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, inputType));
+    return success();
   }
 
-  /// Scales read with tensor.extract at floor(j / B): the general fallback
-  /// for dims whose block count and size are both dynamic.
-  Value lowerWithGather(QuantizerOpInterface op, ShapeBuilder &sb, Value input,
-                        Value scale, Value offset,
-                        const EncodingLayout &layout) const {
-    OpBuilder &b = sb.b;
-    Location loc = sb.loc;
-    int64_t n = layout.inputRank;
-    Type resultElem = getElementTypeOrSelf(op.getResult().getType());
-    SmallVector<Value> blocks;
-    for (int64_t d = 0; d < layout.scaleRank; ++d)
-      blocks.push_back(layout.dims[d] == DimLayout::Broadcast
-                           ? Value()
-                           : sb.blockSize(input, scale, layout, d));
+private:
+  /// An elementwise generic over `input` into a new tensor of `resultElem`.
+  static Value
+  elementwise(OpBuilder &b, Location loc, Value input, Type resultElem,
+              llvm::function_ref<Value(OpBuilder &, Location, Value)> body) {
+    auto type = cast<RankedTensorType>(input.getType());
     Value init = tensor::EmptyOp::create(
         b, loc, tensor::getMixedSizes(b, loc, input), resultElem);
-    AffineMap identity = b.getMultiDimIdentityMap(n);
-    SmallVector<utils::IteratorType> iterators(n,
+    AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         b, loc, init.getType(), ValueRange{input}, ValueRange{init},
         SmallVector<AffineMap>{identity, identity}, iterators,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          SmallVector<Value> index;
-          for (int64_t d = 0; d < layout.scaleRank; ++d) {
-            if (!blocks[d]) {
-              index.push_back(arith::ConstantIndexOp::create(nb, nloc, 0));
-              continue;
-            }
-            Value j = linalg::IndexOp::create(nb, nloc, layout.inputDimOf(d));
-            index.push_back(arith::DivUIOp::create(nb, nloc, j, blocks[d]));
-          }
-          Value s = tensor::ExtractOp::create(nb, nloc, scale, index);
-          Value o = offset ? tensor::ExtractOp::create(nb, nloc, offset, index)
-                                 .getResult()
-                           : Value();
-          Value r = buildScalarOp(op, nb, args[0], s, o, resultElem);
-          linalg::YieldOp::create(nb, nloc, r);
+          linalg::YieldOp::create(nb, nloc, body(nb, nloc, args[0]));
         });
     return generic.getResult(0);
   }
@@ -709,7 +823,9 @@ struct ConvertQuantAffineToLinalgPass
         }
         return;
       }
-      if (!isa<QuantizerOpInterface>(op) ||
+      auto floatQdq = dyn_cast<FloatQDQOp>(op);
+      if ((!isa<QuantizerOpInterface>(op) &&
+           !(floatQdq && floatQdq.getMaxval())) ||
           !isa<RankedTensorType>(op->getOperand(0).getType()))
         return;
       if (const std::optional<std::string> &error = known.facts(op).error) {
@@ -734,6 +850,8 @@ struct ConvertQuantAffineToLinalgPass
     RewritePatternSet patterns(&getContext());
     patterns.add<QuantizerToLinalg>(&getContext(), checks ? &*checks : nullptr,
                                     &known);
+    patterns.add<FloatQDQToLinalg>(&getContext(), checks ? &*checks : nullptr,
+                                   &known);
     patterns.add<ComputeEncodingToLinalg>(&getContext());
     populateQuantAffineToArithConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
@@ -748,5 +866,6 @@ void mlir::quant_affine::populateQuantAffineToLinalgConversionPatterns(
     RewritePatternSet &patterns, RuntimeCheckEmitter *checks) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizerToLinalg>(ctx, checks, /*known=*/nullptr);
+  patterns.add<FloatQDQToLinalg>(ctx, checks, /*known=*/nullptr);
   patterns.add<ComputeEncodingToLinalg>(ctx);
 }

@@ -113,6 +113,23 @@ public:
     return arith::FPToUIOp::create(b, loc, like(to), v);
   }
 
+  // Bit-level steps of Utils/FloatFormula.h, on integers of C's width.
+  Value bitsOf(Value v) {
+    return arith::BitcastOp::create(b, loc, like(computeBits()), v);
+  }
+  Value fromBits(Value v) {
+    return arith::BitcastOp::create(b, loc, like(compute), v);
+  }
+  Value intConstant(int64_t value) {
+    return intConstant(compute.getWidth(), value);
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value subI(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value maxSI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value minSI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value log2(Value x) { return math::Log2Op::create(b, loc, x); }
+  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+
 private:
   /// One arithmetic step in C. bf16 steps run in f32 and round to bf16 in
   /// software: LLVM would otherwise promote bf16 arithmetic to f32 itself and
@@ -174,8 +191,14 @@ private:
     return arith::ConstantOp::create(b, loc, attr);
   }
 
+  IntegerType computeBits() const {
+    return b.getIntegerType(FloatType(compute).getWidth());
+  }
+
   Value intConstant(unsigned width, int64_t value) {
-    TypedAttr attr = b.getIntegerAttr(b.getIntegerType(width), value);
+    TypedAttr attr = b.getIntegerAttr(
+        b.getIntegerType(width), llvm::APInt(width, value, /*isSigned=*/true,
+                                             /*implicitTrunc=*/true));
     if (auto vec = dyn_cast<VectorType>(like(b.getIntegerType(width))))
       attr = SplatElementsAttr::get(vec, attr);
     return arith::ConstantOp::create(b, loc, attr);

@@ -9,6 +9,7 @@
 #ifndef QUANT_AFFINE_CONVERSION_QUANTAFFINETOARITH_H
 #define QUANT_AFFINE_CONVERSION_QUANTAFFINETOARITH_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -16,6 +17,7 @@ class RewritePatternSet;
 class ConversionTarget;
 
 namespace quant_affine {
+struct FloatFormat;
 
 #define GEN_PASS_DECL_CONVERTQUANTAFFINETOARITHPASS
 #include "QuantAffine/Conversion/Passes.h.inc"
@@ -26,6 +28,16 @@ void populateQuantAffineToArithConversionPatterns(RewritePatternSet &patterns);
 
 /// Marks scalar and vector quant_affine ops illegal and arith/math legal.
 void configureQuantAffineToArithTarget(ConversionTarget &target);
+
+/// float_qdq of scalar or vector `input` as arith and math ops
+/// (Utils/FloatFormula.h). `maxval` is null, a maxval of `input`'s shape, or
+/// with `maxvalIsFactor` its factor k already (f32, see emitFloatQDQFactor).
+Value emitFloatQDQ(OpBuilder &b, Location loc, const FloatFormat &format,
+                   Value input, Value maxval, bool maxvalIsFactor = false);
+
+/// The factor k (f32) of a scalar or vector `maxval`.
+Value emitFloatQDQFactor(OpBuilder &b, Location loc, const FloatFormat &format,
+                         Value maxval);
 
 } // namespace quant_affine
 } // namespace mlir

@@ -101,6 +101,49 @@ struct APFloatArith {
     (void)r.f.convertFromAPInt(v.i, isSigned, kRNE);
     return r;
   }
+  // Bit-level steps of Utils/FloatFormula.h, in C's width.
+  Value bitsOf(const Value &v) const {
+    Scalar r;
+    r.i = v.f.bitcastToAPInt();
+    return r;
+  }
+  Value fromBits(const Value &v) const {
+    Scalar r;
+    r.f = llvm::APFloat(compute.getFloatSemantics(), v.i);
+    return r;
+  }
+  Value intConstant(int64_t v) const {
+    Scalar r;
+    r.i = llvm::APInt(FloatType(compute).getWidth(), static_cast<uint64_t>(v),
+                      /*isSigned=*/true, /*implicitTrunc=*/true);
+    return r;
+  }
+  Value andI(Value a, const Value &b) const {
+    a.i &= b.i;
+    return a;
+  }
+  Value subI(Value a, const Value &b) const {
+    a.i -= b.i;
+    return a;
+  }
+  Value maxSI(const Value &a, const Value &b) const {
+    return a.i.sgt(b.i) ? a : b;
+  }
+  Value minSI(const Value &a, const Value &b) const {
+    return a.i.slt(b.i) ? a : b;
+  }
+  /// log2 and exp2 in f64 (the maxval factor), as the C library computes
+  /// them, which is what the CPU code calls.
+  Value log2(const Value &a) const {
+    Scalar r;
+    r.f = llvm::APFloat(std::log2(a.f.convertToDouble()));
+    return r;
+  }
+  Value exp2(const Value &a) const {
+    Scalar r;
+    r.f = llvm::APFloat(std::exp2(a.f.convertToDouble()));
+    return r;
+  }
   Value floatToInt(const Value &v, IntegerType to, bool isSigned) const {
     llvm::APSInt result(to.getWidth(), /*isUnsigned=*/!isSigned);
     bool isExact;
@@ -454,4 +497,85 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
   results.push_back(DenseElementsAttr::get(scaleType, scales));
   results.push_back(DenseElementsAttr::get(offsetType, offsets));
   return success();
+}
+
+Attribute mlir::quant_affine::foldFloatQDQConstants(
+    FloatQDQOp op, ArrayRef<Attribute> operands, int64_t maxElements) {
+  bool hasMaxval = static_cast<bool>(op.getMaxval());
+  if (operands.empty() || !isConstantOperand(operands[0]) ||
+      (hasMaxval && !isConstantOperand(operands[1])))
+    return {};
+  Type resultType = op.getResult().getType();
+  auto shaped = dyn_cast<ShapedType>(resultType);
+  if (shaped && !shaped.hasStaticShape())
+    return {};
+  bool splat = shaped && shaped.getNumElements() > 0 &&
+               isSplatOperand(operands[0]) &&
+               (!hasMaxval || isSplatOperand(operands[1]));
+  if (shaped && !splat &&
+      (shaped.getNumElements() > maxElements ||
+       shaped.getNumElements() > kMaxMaterializedElements))
+    return {};
+
+  MLIRContext *ctx = op.getContext();
+  FloatFormat format = op.getFormat();
+  auto elem = cast<FloatType>(getElementTypeOrSelf(resultType));
+  APFloatArith w{format.fakeCastType(elem)};
+  APFloatArith p{isa<Float64Type>(elem) ? FloatType(Float64Type::get(ctx))
+                                        : FloatType(Float32Type::get(ctx))};
+  APFloatArith f32{Float32Type::get(ctx)}, f64{Float64Type::get(ctx)};
+
+  // The factor of every maxval element, computed once.
+  SmallVector<Scalar> factors;
+  int64_t maxvalCount = 1;
+  if (hasMaxval) {
+    if (auto maxvalShaped = dyn_cast<ShapedType>(op.getMaxval().getType()))
+      maxvalCount = splat ? 1 : maxvalShaped.getNumElements();
+    for (int64_t i = 0; i < maxvalCount; ++i)
+      factors.push_back(
+          maxvalFactor(f32, f64, readElement(operands[1], i), format));
+  }
+  auto evaluate = [&](int64_t inputIndex, int64_t maxvalIndex) {
+    std::optional<Scalar> k;
+    if (hasMaxval)
+      k = factors[maxvalIndex];
+    return evaluateFloatQdq(w, p, readElement(operands[0], inputIndex), elem, k,
+                            format)
+        .f;
+  };
+  if (!shaped)
+    return FloatAttr::get(elem, evaluate(0, 0));
+  if (splat)
+    return DenseElementsAttr::get(shaped,
+                                  ArrayRef<llvm::APFloat>(evaluate(0, 0)));
+
+  ArrayRef<int64_t> shape = shaped.getShape();
+  SmallVector<int64_t> maxvalShape(shape);
+  SmallVector<int64_t> blocks(shape.size(), 1);
+  if (hasMaxval && isa<RankedTensorType>(resultType)) {
+    maxvalShape =
+        llvm::to_vector(cast<ShapedType>(op.getMaxval().getType()).getShape());
+    blocks = resolveBlockSizes(shape, maxvalShape, op.getBlockSizeArray());
+  }
+  SmallVector<int64_t> maxvalStrides = computeStrides(maxvalShape);
+  int64_t n = shaped.getNumElements(), rank = shape.size();
+  SmallVector<int64_t> index(rank, 0);
+  SmallVector<llvm::APFloat> values;
+  values.reserve(n);
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t maxvalIndex =
+        hasMaxval ? linearize(scaleIndexOf(index, blocks), maxvalStrides) : 0;
+    values.push_back(evaluate(j, maxvalIndex));
+    for (int64_t d = rank - 1; d >= 0 && ++index[d] == shape[d]; --d)
+      index[d] = 0;
+  }
+  return DenseElementsAttr::get(shaped, values);
+}
+
+llvm::APFloat mlir::quant_affine::evaluateFloatQDQFactor(
+    MLIRContext *ctx, const FloatFormat &format, const llvm::APFloat &maxval) {
+  APFloatArith f32{Float32Type::get(ctx)}, f64{Float64Type::get(ctx)};
+  Scalar m;
+  m.f = maxval;
+  return maxvalFactor(f32, f64, m, format).f;
 }

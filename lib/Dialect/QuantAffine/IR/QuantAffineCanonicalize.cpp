@@ -463,7 +463,115 @@ struct FoldQuantizeOfDequantize : OpRewritePattern<QuantizeOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// float_qdq
+//===----------------------------------------------------------------------===//
+
+/// Whether float_qdq with `format` on `type` maps every value to itself:
+/// every finite value is on the grid within +-fmt_max, and the clamp of
+/// +-inf to +-fmt_max rounds back to +-inf in `type` (fmt_max lies beyond the
+/// type's largest value by half an ulp or more). -0 must stay -0.
+bool isIdentity(const FloatFormat &format, FloatType type) {
+  if (format.unsignedZero || !format.holdsEveryFiniteValueOf(type))
+    return false;
+  llvm::APFloat max(format.maxValue());
+  bool losesInfo;
+  (void)max.convert(type.getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return max.isInfinity();
+}
+
+/// float_qdq(x) -> x where the format holds every value of x's type
+/// (isIdentity). (5, 10) on f16 is not one: it maps +-inf to +-65504.
+struct DropIdentityFloatQDQ : OpRewritePattern<FloatQDQOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FloatQDQOp op,
+                                PatternRewriter &rewriter) const override {
+    auto elem = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (op.getMaxval() || !isIdentity(op.getFormat(), elem))
+      return rewriter.notifyMatchFailure(op, "format does not hold the type");
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+/// The precision (significand bits) of a float type.
+int64_t precisionOf(FloatType t) { return t.getFPMantissaWidth(); }
+
+/// The smallest positive normal value of a float type.
+double smallestNormalOf(FloatType t) {
+  return llvm::APFloat::getSmallestNormalized(t.getFloatSemantics())
+      .convertToDouble();
+}
+
+/// Whether float_qdq with factor k on a T input is idempotent. The first
+/// application yields y = RN_T(RN_P(g * k)), g on the grid; the second
+/// computes RN_P(y / k) = g * (1 + d) with |d| <= u_T + 2 u_P (u = 2^-p; no
+/// u_T when T == P) while g * k and the smallest nonzero g times k are normal
+/// in T and P. The grid's gap around a normal g is at least g * 2^-(M+1)
+/// (below a power of two), around a subnormal g at least g / 2^M, so
+/// |d| < 2^-(M+3) rounds back to g, and the rest repeats. Overflow repeats
+/// too: y = +-inf clamps to +-fmt_max and gives +-inf again.
+bool isIdempotentWithFactor(const FloatFormat &format, FloatType t, FloatType p,
+                            const llvm::APFloat &factor) {
+  if (!factor.isFiniteNonZero() || factor.isNegative())
+    return false;
+  double uT = t == p ? 0.0 : std::ldexp(1.0, -precisionOf(t));
+  double bound = uT + 2 * std::ldexp(1.0, -precisionOf(p));
+  if (!(bound * (1 + 0x1p-20) < std::ldexp(1.0, -format.mantissaBits - 3)))
+    return false;
+  double smallestGrid =
+      std::ldexp(1.0, format.minExponent() - format.mantissaBits);
+  double k = factor.convertToDouble();
+  return smallestGrid * k * (1 - 0x1p-20) >=
+         std::max(smallestNormalOf(t), smallestNormalOf(p));
+}
+
+/// float_qdq(float_qdq(x)) -> float_qdq(x) with one format, maxval and
+/// block_size. Without maxval the first result is on the grid within
+/// +-fmt_max (or +-inf where fmt_max exceeds the type, which the clamp maps
+/// back), so the second changes nothing. With one, only for a constant
+/// maxval whose every factor passes isIdempotentWithFactor.
+struct FoldFloatQDQOfFloatQDQ : OpRewritePattern<FloatQDQOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FloatQDQOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<FloatQDQOp>();
+    if (!inner || inner.getMaxval() != op.getMaxval() ||
+        inner.getBlockSizeAttr() != op.getBlockSizeAttr())
+      return rewriter.notifyMatchFailure(op, "not the same float_qdq twice");
+    FloatFormat format = op.getFormat(), innerFormat = inner.getFormat();
+    if (format.exponentBits != innerFormat.exponentBits ||
+        format.mantissaBits != innerFormat.mantissaBits ||
+        format.finite != innerFormat.finite ||
+        format.unsignedZero != innerFormat.unsignedZero)
+      return rewriter.notifyMatchFailure(op, "different formats");
+    if (Value maxval = op.getMaxval()) {
+      std::optional<SmallVector<llvm::APFloat>> elements =
+          constantElements(maxval);
+      if (!elements)
+        return rewriter.notifyMatchFailure(op, "maxval is not constant");
+      auto t = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+      FloatType p = t.isF64() ? FloatType(rewriter.getF64Type())
+                              : FloatType(rewriter.getF32Type());
+      for (const llvm::APFloat &m : *elements)
+        if (!isIdempotentWithFactor(
+                format, t, p,
+                evaluateFloatQDQFactor(op.getContext(), format, m)))
+          return rewriter.notifyMatchFailure(
+              op, "a second rounding could move a value");
+    }
+    rewriter.replaceOp(op, inner.getResult());
+    return success();
+  }
+};
+
 } // namespace
+
+void FloatQDQOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<DropIdentityFloatQDQ, FoldFloatQDQOfFloatQDQ>(context);
+}
 
 void QuantAffineDialect::getCanonicalizationPatterns(
     RewritePatternSet &patterns) const {

@@ -271,5 +271,48 @@ LogicalResult ComputeEncodingOp::fold(FoldAdaptor adaptor,
                                       kCanonicalizeFoldLimit, results);
 }
 
+LogicalResult FloatQDQOp::verify() {
+  FloatFormat format = getFormat();
+  if (!format.hasValidWidths())
+    return emitOpError() << "exponent_bits must be 1 to 11 and mantissa_bits "
+                            "0 to 52, got ("
+                         << format.exponentBits << ", " << format.mantissaBits
+                         << ")";
+  if ((format.finite || format.unsignedZero) && !format.isNamed())
+    return emitOpError()
+           << "'finite' and 'unsigned_zero' name real formats only: (4, 3) "
+              "finite is f8E4M3FN, (4, 3) finite unsigned_zero f8E4M3FNUZ, "
+              "(5, 2) finite unsigned_zero f8E5M2FNUZ; got ("
+           << format.exponentBits << ", " << format.mantissaBits << ")"
+           << (format.finite ? " finite" : "")
+           << (format.unsignedZero ? " unsigned_zero" : "");
+  Type input = getInput().getType();
+  auto elem = cast<FloatType>(getElementTypeOrSelf(input));
+  if (std::optional<std::string> error = format.checkInput(elem))
+    return emitOpError() << "format (" << format.exponentBits << ", "
+                         << format.mantissaBits << ") cannot round " << elem
+                         << " exactly: " << *error;
+  if (failed(verifyShapeSize(getOperation(), "input", input)))
+    return failure();
+  std::optional<ArrayRef<int64_t>> blockSize = getBlockSizeArray();
+  if (blockSize && !getMaxval())
+    return emitOpError() << "'block_size' lays out a 'maxval': add one";
+  if (blockSize && !isa<RankedTensorType>(input))
+    return emitOpError() << "'block_size' requires tensor operands; scalar "
+                            "and vector forms are elementwise";
+  if (Value maxval = getMaxval()) {
+    if (failed(verifyShapeSize(getOperation(), "maxval", maxval.getType())))
+      return failure();
+    return verifyEncodingOperand(getOperation(), "maxval", input,
+                                 maxval.getType(), blockSize);
+  }
+  return success();
+}
+
+OpFoldResult FloatQDQOp::fold(FoldAdaptor adaptor) {
+  return foldFloatQDQConstants(*this, adaptor.getOperands(),
+                               kCanonicalizeFoldLimit);
+}
+
 #define GET_OP_CLASSES
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOps.cpp.inc"

@@ -13,6 +13,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cstdint>
 
 namespace mlir {
@@ -30,6 +32,8 @@ constexpr int64_t kMaxMaterializedElements = (int64_t{1} << 32) - 1;
 
 class QuantizerOpInterface;
 class ComputeEncodingOp;
+class FloatQDQOp;
+struct FloatFormat;
 
 /// Evaluates a quantize, dequantize or qdq whose input, scale and offset are
 /// the constants `operands` (FloatAttr/IntegerAttr for the scalar form, dense
@@ -53,6 +57,18 @@ LogicalResult
 foldComputeEncodingConstants(ComputeEncodingOp op, Attribute input,
                              int64_t maxElements,
                              llvm::SmallVectorImpl<OpFoldResult> &results);
+
+/// Evaluates a float_qdq of a constant input (and maxval) with the formula of
+/// Utils/FloatFormula.h in APFloat: exactly the bits the generated code
+/// computes. Splats fold in O(1); otherwise as foldQuantizerConstants.
+Attribute foldFloatQDQConstants(FloatQDQOp op, ArrayRef<Attribute> operands,
+                                int64_t maxElements);
+
+/// The f32 factor k that float_qdq derives from one `maxval` element
+/// (Utils/FloatFormula.h's maxvalFactor, as the generated code computes it).
+llvm::APFloat evaluateFloatQDQFactor(MLIRContext *ctx,
+                                     const FloatFormat &format,
+                                     const llvm::APFloat &maxval);
 
 } // namespace quant_affine
 } // namespace mlir

@@ -12,6 +12,7 @@
 #include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/FloatFormula.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"

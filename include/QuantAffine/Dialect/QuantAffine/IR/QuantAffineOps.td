@@ -424,4 +424,95 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// FloatQDQOp
+//===----------------------------------------------------------------------===//
+
+def QuantAffine_FloatQDQOp : QuantAffine_Op<"float_qdq",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Float fake-cast: round onto a float format's grid";
+  let description = [{
+    Rounds values, to nearest with ties to even, onto the grid of a float
+    format with `E = exponent_bits` and `M = mantissa_bits`, as AIMET 2.x's
+    `FloatQuantizeDequantize` does (the 2025 behaviour):
+
+    ```
+    without maxval:  y = fake_cast(clamp(x, -fmt_max, fmt_max))         in T
+    with maxval:     k = exp2(log2|maxval| - log2 fmt_max)              in f32
+                     y = fake_cast(clamp(x / k, -fmt_max, fmt_max)) * k
+                                             in promote(T, f32), rounded once to T
+    ```
+
+    - `(E, M, finite, unsigned_zero)` names a real format for `(5, 10)` (f16),
+      `(8, 7)` (bf16), `(4, 3, finite)` (`f8E4M3FN`), `(4, 3, finite,
+      unsigned_zero)` (`f8E4M3FNUZ`), `(5, 2)` (`f8E5M2`) and `(5, 2, finite,
+      unsigned_zero)` (`f8E5M2FNUZ`): its grid, subnormals included, and
+      `fmt_max` its largest finite value. Any other `(E, M)` is AIMET's
+      IEEE-like grid: bias `b = 2^(E-1) - 1`, `fmt_max = (2 - 2^-M) * 2^b`,
+      smallest normal exponent `-b` (one subnormal binade more than IEEE).
+      `finite` and `unsigned_zero` exist only where they name a real format.
+    - The rounding is exact: the quantum at `|c|` is
+      `2^(max(e, emin) - M)`, `e` read from `c`'s exponent bits. No
+      `log2` or `exp2` of data values is ever computed.
+    - NaN stays NaN, `+-inf` saturates to `+-fmt_max`, `-0.0` stays `-0.0`
+      except with `unsigned_zero`, where it becomes `+0.0`.
+    - `maxval` (optional): a positive scale-like operand, one value per
+      tensor, channel or block by the encoding rules of `quantize`
+      (`block_size` as there). `log2` and `exp2` of `k` are evaluated in f64
+      and rounded to f32, which are AIMET's f32 functions correctly rounded
+      (docs/FloatQDQ.md). A `maxval` of 0, NaN or inf is applied literally.
+    - `E` is 1 to 11 and `M` 0 to 52; every quantum of the format, its
+      inverse and `fmt_max` must be normal f64 numbers.
+
+    Example: fp8 E4M3 fake cast of activations, and per-channel fp8 E5M2
+    with a maxval.
+
+    ```mlir
+    %y = quant_affine.float_qdq %x format [4, 3] finite
+        : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %z = quant_affine.float_qdq %w, %m format [5, 2]
+        : (tensor<16x64xbf16>, tensor<16x1xf32>) -> tensor<16x64xbf16>
+    ```
+  }];
+
+  let arguments = (ins
+    QuantAffine_FloatLike:$input,
+    Optional<QuantAffine_FloatLike>:$maxval,
+    I64Attr:$exponent_bits,
+    I64Attr:$mantissa_bits,
+    UnitAttr:$finite,
+    UnitAttr:$unsigned_zero,
+    OptionalAttr<DenseI64ArrayAttr>:$block_size
+  );
+  let results = (outs QuantAffine_FloatLike:$result);
+
+  let assemblyFormat = [{
+    $input (`,` $maxval^)?
+    `format` ` ` `[` $exponent_bits `,` $mantissa_bits `]`
+    (`finite` $finite^)?
+    (`unsigned_zero` $unsigned_zero^)?
+    (`block` $block_size^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+
+  let hasVerifier = 1;
+  // Constant folding (up to kCanonicalizeFoldLimit elements) by the formula
+  // template of Utils/FloatFormula.h.
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+
+  let extraClassDeclaration = [{
+    ::mlir::quant_affine::FloatFormat getFormat() {
+      return {static_cast<int64_t>(getExponentBits()),
+              static_cast<int64_t>(getMantissaBits()), getFinite(),
+              getUnsignedZero()};
+    }
+    std::optional<::llvm::ArrayRef<int64_t>> getBlockSizeArray() {
+      if (auto attr = getBlockSizeAttr())
+        return attr.asArrayRef();
+      return std::nullopt;
+    }
+  }];
+}
+
 #endif // QUANT_AFFINE_OPS_TD

@@ -1,0 +1,164 @@
+//===- FloatFormula.h - float_qdq's fake cast, written once -----*- C++ -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The float formats of quant_affine.float_qdq and its formula as one template
+// over the arithmetic that carries it out, like Utils/Formula.h: the arith
+// lowering instantiates it with ArithEmitter, the constant folder with APFloat
+// arithmetic, so both compute the same bits.
+//
+// The rounding is exact by construction. After the clamp to +-fmt_max, the
+// grid's quantum at |c| is q = 2^(max(e, emin) - M), where e is c's binary
+// exponent, read from its bits (an integer `and`, no log2). c * (1 / q) and
+// roundeven(...) * q are multiplications by powers of two whose results are
+// representable, so only roundeven rounds. The fake-cast type W (f32, or f64
+// where f32 cannot hold the format's quanta as normal numbers) holds every
+// value involved. f16 and bf16 round by the conversion to that type and back
+// (one correctly rounded conversion, bf16 in integer arithmetic).
+//
+// Beyond Utils/Formula.h, an `Arith` provides, in its compute type C:
+//   Value bitsOf(v);                  // the bits as a signless integer of C's
+//   width Value fromBits(i);                // and back Value
+//   intConstant(int64_t v);     // of C's width (wrapping) Value andI(a, b),
+//   subI(a, b), addI(a, b), maxSI(a, b), minSI(a, b); Value
+//   constantFloat(double v);    // v rounded to C Value log2(v), exp2(v); //
+//   only for the maxval factor, in f64
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_FLOATFORMULA_H
+#define QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_FLOATFORMULA_H
+
+#include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace quant_affine {
+
+/// A float format of float_qdq: `(E, M, finite, unsigned_zero)`. The six
+/// named ones are real formats (their grids, subnormals included); any other
+/// `(E, M)` without flags is AIMET's IEEE-like grid, which has one more
+/// subnormal binade than IEEE.
+struct FloatFormat {
+  int64_t exponentBits = 0, mantissaBits = 0;
+  bool finite = false, unsignedZero = false;
+
+  /// The real format's name ("f8E4M3FN", ...), or empty for an AIMET grid.
+  llvm::StringRef name() const;
+  bool isNamed() const { return !name().empty(); }
+  /// Whether (E, M) is in the range this project accepts at all.
+  bool hasValidWidths() const {
+    return exponentBits >= 1 && exponentBits <= 11 && mantissaBits >= 0 &&
+           mantissaBits <= 52;
+  }
+  /// The exponent of the smallest normal binade: the grid's quantum is
+  /// 2^(max(e, minExponent) - M).
+  int64_t minExponent() const;
+  /// The exponent of fmt_max's binade.
+  int64_t maxExponent() const;
+  /// fmt_max, the largest finite value (saturation bound).
+  double maxValue() const;
+
+  /// The type the rounding happens in for inputs of `input` type, or null
+  /// when neither f32 nor f64 holds the format's quanta as normal numbers.
+  FloatType fakeCastType(FloatType input) const;
+  /// Why `input` cannot be fake-cast to this format, if it cannot.
+  std::optional<std::string> checkInput(FloatType input) const;
+  /// Whether every finite value of `type` is on the grid and within
+  /// +-fmt_max: the fake cast is then a clamp to +-fmt_max.
+  bool holdsEveryFiniteValueOf(FloatType type) const;
+  /// Whether the format's conversion to f16 or bf16 rounds (see above).
+  FloatType conversionType(MLIRContext *ctx) const;
+};
+
+/// clamp(y, -fmt_max, fmt_max) rounded to the format's grid, in the Arith's
+/// compute type (the format's fakeCastType). NaN stays NaN; -0 stays -0
+/// unless the format has unsigned_zero. With `onGrid` (every value `y` can
+/// take is on the grid: FloatFormat::holdsEveryFiniteValueOf) only the clamp
+/// remains.
+template <typename Arith>
+typename Arith::Value fakeCastInCompute(Arith &a, typename Arith::Value y,
+                                        const FloatFormat &format,
+                                        bool onGrid) {
+  auto hi = a.constantFloat(format.maxValue());
+  auto lo = a.constantFloat(-format.maxValue());
+  auto c = a.select(a.less(y, lo), lo, y);
+  c = a.select(a.less(hi, c), hi, c);
+  typename Arith::Value r = c;
+  FloatType via = format.conversionType(a.compute.getContext());
+  if (onGrid) {
+    // Nothing to round.
+  } else if (via && a.compute.isF32()) {
+    r = a.toFloat(a.toFloat(c, via), a.compute);
+  } else {
+    // Field arithmetic on the biased exponent, shifted by the mantissa
+    // width P: 2^(M - e) has the field bias + M - e, 2^(e - M) e - M + bias.
+    int64_t p = a.compute.getFPMantissaWidth() - 1;
+    int64_t bias = a.compute.isF32() ? 127 : 1023;
+    int64_t m = format.mantissaBits;
+    int64_t expMask = a.compute.isF32() ? 0x7F800000 : 0x7FF0000000000000;
+    auto field = a.andI(a.bitsOf(c), a.intConstant(expMask));
+    field = a.maxSI(field, a.intConstant((format.minExponent() + bias) << p));
+    // NaN's all-ones field: keep the quanta finite (the result is NaN).
+    field = a.minSI(field, a.intConstant((format.maxExponent() + bias) << p));
+    auto inverse =
+        a.fromBits(a.subI(a.intConstant((2 * bias + m) << p), field));
+    auto quantum = a.fromBits(a.subI(field, a.intConstant(m << p)));
+    r = a.mul(a.roundEven(a.mul(c, inverse)), quantum);
+  }
+  if (format.unsignedZero)
+    r = a.add(r, a.constantFloat(0.0)); // -0 + +0 = +0; nothing else changes.
+  return r;
+}
+
+/// AIMET's maxval factor k = 2^(log2|maxval| - log2 fmt_max) in f32, with
+/// log2 and exp2 evaluated in f64 and rounded to f32 (the correctly rounded
+/// f32 functions, but for rare double roundings). `f32` and `f64` compute in
+/// those types; `maxval` may have any float type. Returns k in f32.
+template <typename Arith>
+typename Arith::Value maxvalFactor(Arith &f32, Arith &f64,
+                                   typename Arith::Value maxval,
+                                   const FloatFormat &format) {
+  auto narrow = f32.toFloat(maxval, f32.compute);
+  auto wide = f32.toFloat(narrow, f64.compute);
+  auto zero = f64.constantFloat(0.0);
+  auto magnitude = f64.select(f64.less(wide, zero), f64.sub(zero, wide), wide);
+  auto log2Max = f64.toFloat(f64.log2(magnitude), f32.compute);
+  auto shift =
+      f32.sub(log2Max, f32.constantFloat(std::log2(format.maxValue())));
+  return f64.toFloat(f64.exp2(f32.toFloat(shift, f64.compute)), f32.compute);
+}
+
+/// One element of float_qdq: `x` of type `inputElem`, divided by the factor
+/// `k` (f32, from maxvalFactor) when the op has a maxval. `w` computes in the
+/// format's fakeCastType, `p` in promote(inputElem, f32).
+template <typename Arith>
+typename Arith::Value
+evaluateFloatQdq(Arith &w, Arith &p, typename Arith::Value x,
+                 FloatType inputElem, std::optional<typename Arith::Value> k,
+                 const FloatFormat &format) {
+  if (!k) {
+    bool onGrid = format.holdsEveryFiniteValueOf(inputElem);
+    auto cast = fakeCastInCompute(w, w.toFloat(x, w.compute), format, onGrid);
+    return w.toFloat(cast, inputElem);
+  }
+  auto factor = p.toFloat(*k, p.compute);
+  auto scaled = p.div(p.toFloat(x, p.compute), factor);
+  auto cast = fakeCastInCompute(w, p.toFloat(scaled, w.compute), format,
+                                format.holdsEveryFiniteValueOf(p.compute));
+  return p.toFloat(p.mul(w.toFloat(cast, p.compute), factor), inputElem);
+}
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_DIALECT_QUANTAFFINE_UTILS_FLOATFORMULA_H

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Generate the exhaustive float_qdq test from the NumPy reference.
+
+usage: /usr/bin/python3 utils/gen-float-qdq-tests.py PATH/TO/shared/conformance
+
+Writes test/Integration/CPU/float-qdq-exhaustive.mlir: one function per input
+type (f16, bf16) and format (the six real formats and two AIMET grids), and
+per-channel maxval variants, each run on every 16-bit pattern by
+Inputs/float-qdq-harness.cpp. The CHECK lines carry the hash of ref.py's
+outputs (aimet_float_qdq, profile 2025), so the test compares the compiled
+code with ref.py without reading it; the harness also compares every element
+with its own exact reference. The maxvals are chosen where NumPy's f32
+log2/power give the correctly rounded factor (asserted here).
+"""
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, sys.argv[1])
+import ref  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "test", "Integration", "CPU", "float-qdq-exhaustive.mlir")
+FORMATS = [("f16", 5, 10, False, False), ("bf16", 8, 7, False, False),
+           ("e4m3fn", 4, 3, True, False), ("e4m3fnuz", 4, 3, True, True),
+           ("e5m2", 5, 2, False, False), ("e5m2fnuz", 5, 2, True, True),
+           ("aimet_e4m3", 4, 3, False, False), ("aimet_e3m2", 3, 2, False, False)]
+MAXVAL_FORMATS = ["e4m3fn", "e5m2fnuz", "aimet_e3m2"]
+MAXVALS = [2.5, 1000.0]
+
+
+def inputs(t):
+    bits = np.arange(65536, dtype=np.uint32)
+    if t == "f16":
+        return bits.astype(np.uint16).view(np.float16)
+    return (bits << 16).view(np.float32)  # bf16 values in f32 storage
+
+
+def out_bits(t, y):
+    y32 = np.asarray(y, np.float32)
+    if t == "f16":
+        b = np.asarray(y, np.float16).view(np.uint16).astype(np.uint64)
+        b[np.isnan(y32)] = 0x7E00
+    else:
+        b = (y32.view(np.uint32) >> 16).astype(np.uint64)
+        b[np.isnan(y32)] = 0x7FC0
+    return b
+
+
+def digest(b):
+    h = 0xCBF29CE484222325
+    for v in b.tolist():
+        h = ((h ^ v) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        h ^= h >> 31
+    return h
+
+
+def fmt_max(E, M, fin, uz):
+    for name, (fe, fm, mx, _, _) in ref.FLOAT_FORMATS.items():
+        if (fe, fm, name.startswith("f8E4M3FN") or name.endswith("FNUZ"), name.endswith("FNUZ")) == (E, M, fin, uz):
+            return mx
+    return ref.ieee_like_max(E, M)
+
+
+def check_factor(E, M, fin, uz, mv):
+    lg = (np.log2(np.abs(np.float32(mv))).astype(np.float32) - np.float32(math.log2(fmt_max(E, M, fin, uz))))
+    numpy_k = np.power(np.float32(2.0), np.float32(lg)).astype(np.float32)
+    exact_lg = np.float32(np.float32(math.log2(np.float32(mv))) - np.float32(math.log2(fmt_max(E, M, fin, uz))))
+    exact_k = np.float32(math.pow(2.0, float(exact_lg)))
+    assert numpy_k == exact_k, (E, M, mv, numpy_k, exact_k)
+
+
+def main():
+    funcs, checks, maxval_checks = [], [], []
+    for t in ("f16", "bf16"):
+        x = inputs(t)
+        for name, E, M, fin, uz in FORMATS:
+            flags = (" finite" if fin else "") + (" unsigned_zero" if uz else "")
+            funcs.append(f"""func.func @{t}_{name}(%x: tensor<65536x{t}>, %out: memref<65536x{t}>)
+    attributes {{llvm.emit_c_interface}} {{
+  %y = quant_affine.float_qdq %x format [{E}, {M}]{flags}
+      : (tensor<65536x{t}>) -> tensor<65536x{t}>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<65536x{t}>, memref<65536x{t}>) -> ()
+  return
+}}
+""")
+            with np.errstate(all="ignore"):
+                y = ref.aimet_float_qdq(x, E, M, finite=fin, unsigned_zero=uz, x_dtype=t)
+            checks.append(f"// CHECK: {t} {name}: 65536 inputs, 0 mismatches, hash {digest(out_bits(t, y)):016x}")
+        for name, E, M, fin, uz in FORMATS:
+            if name not in MAXVAL_FORMATS:
+                continue
+            flags = (" finite" if fin else "") + (" unsigned_zero" if uz else "")
+            funcs.append(f"""func.func @{t}_{name}_maxval(%x: tensor<2x65536x{t}>, %m: tensor<2x1xf32>, %out: memref<2x65536x{t}>)
+    attributes {{llvm.emit_c_interface}} {{
+  %y = quant_affine.float_qdq %x, %m format [{E}, {M}]{flags}
+      : (tensor<2x65536x{t}>, tensor<2x1xf32>) -> tensor<2x65536x{t}>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<2x65536x{t}>, memref<2x65536x{t}>) -> ()
+  return
+}}
+""")
+            parts = []
+            for mv in MAXVALS:
+                check_factor(E, M, fin, uz, mv)
+                with np.errstate(all="ignore"):
+                    parts.append(out_bits(t, ref.aimet_float_qdq(x, E, M, finite=fin, unsigned_zero=uz,
+                                                                 maxval=mv, x_dtype=t)))
+            maxval_checks.append(f"// CHECK: {t} {name} maxval: 131072 inputs, 0 mismatches, "
+                          f"hash {digest(np.concatenate(parts)):016x}")
+    head = """// GENERATED by utils/gen-float-qdq-tests.py from ref.py (the NumPy reference):
+// do not edit. Every f16 and every bf16 input through float_qdq for the six
+// real formats and two AIMET grids, and per-channel maxvals 2.5 and 1000 for
+// three of them, compiled by the CPU pipeline and run by
+// Inputs/float-qdq-harness.cpp, which compares each element with its own
+// exact reference (mismatches) and hashes the outputs; the hashes are those
+// of ref.py's outputs. The second pipeline run uses 8 lanes.
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: clang -O2 -Wno-override-module -c %t.ll -o %t.o
+// RUN: clang++ -O2 %S/Inputs/float-qdq-harness.cpp %t.o -o %t.exe
+// RUN: %t.exe | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=8" | mlir-translate --mlir-to-llvmir -o %t8.ll
+// RUN: clang -O2 -Wno-override-module -c %t8.ll -o %t8.o
+// RUN: clang++ -O2 %S/Inputs/float-qdq-harness.cpp %t8.o -o %t8.exe
+// RUN: %t8.exe | FileCheck %s
+
+"""
+    with open(OUT, "w") as f:
+        f.write(head + "\n".join(checks + maxval_checks) + "\n\n" + "\n".join(funcs))
+
+
+main()
