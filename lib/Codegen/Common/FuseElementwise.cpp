@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -32,6 +33,20 @@ int64_t bodySize(Operation *op) {
   if (!linalgOp || !linalgOp.getBlock())
     return 0;
   return static_cast<int64_t>(linalgOp.getBlock()->getOperations().size());
+}
+
+/// Whether recomputing `op`'s body per element of a broadcasting consumer
+/// would cost more than reading its result: it calls transcendental math
+/// functions (float_qdq's maxval factor: log2 and exp2 in f64, one per
+/// maxval element, not one per data element).
+bool isCostlyToRecompute(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.getBlock())
+    return false;
+  return llvm::any_of(linalgOp.getBlock()->getOperations(), [](Operation &o) {
+    return isa<math::Log2Op, math::Exp2Op, math::LogOp, math::ExpOp,
+               math::PowFOp>(o);
+  });
 }
 
 /// Whether `value` is the one-use result of an all-parallel linalg.generic
@@ -55,6 +70,10 @@ struct QuantAffineFuseElementwisePass
     linalg::ControlFusionFn control = [limit](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
+        return false;
+      auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      if (consumer && isCostlyToRecompute(producer) &&
+          !consumer.getMatchingIndexingMap(fused).isPermutation())
         return false;
       return bodySize(producer) + bodySize(fused->getOwner()) <= limit;
     };
