@@ -213,6 +213,8 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
       nontemporal.largeOpBytes = llcBytes;
     pm.addNestedPass<func::FuncOp>(
         createQuantAffineMarkNontemporalPass(nontemporal));
+    // What streams out was read from memory too: prefetch it.
+    pm.addNestedPass<func::FuncOp>(createQuantAffinePrefetchStreamsPass());
   }
   addStandardToLLVMStage(pm);
   if (options.openmp)

@@ -58,11 +58,11 @@ protected:
   /// float_qdq of `values` (of type `elem`) by the folder.
   SmallVector<llvm::APFloat> fold(ArrayRef<llvm::APFloat> values,
                                   FloatType elem, const FloatFormat &f) {
-    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                      elem);
+    auto type =
+        RankedTensorType::get({static_cast<int64_t>(values.size())}, elem);
     auto input = DenseElementsAttr::get(type, values);
-    Value x = arith::ConstantOp::create(builder, builder.getUnknownLoc(),
-                                        type, input);
+    Value x = arith::ConstantOp::create(builder, builder.getUnknownLoc(), type,
+                                        input);
     auto op = FloatQDQOp::create(builder, builder.getUnknownLoc(), type, x,
                                  Value(), f.exponentBits, f.mantissaBits,
                                  f.finite, f.unsignedZero, nullptr);
@@ -103,8 +103,7 @@ protected:
     int64_t count = 0;
     for (auto [x, y] : llvm::zip(values, folded)) {
       llvm::APFloat expected = viaTruncF(x, t);
-      bool same = (expected.isNaN() && y.isNaN()) ||
-                  expected.bitwiseIsEqual(y);
+      bool same = (expected.isNaN() && y.isNaN()) || expected.bitwiseIsEqual(y);
       if (!same && count++ < 3)
         ADD_FAILURE() << t.name << ": input " << x.convertToDouble()
                       << " folds to " << y.convertToDouble()

@@ -57,8 +57,8 @@ int main() {
         bool same = (std::isnan(expected) && std::isnan(out[i])) ||
                     std::memcmp(&expected, &out[i], 4) == 0;
         if (!same && mismatches++ < 5)
-          std::printf("  %s: input %a gives %a, expected %a\n", f.name,
-                      in[i], out[i], expected);
+          std::printf("  %s: input %a gives %a, expected %a\n", f.name, in[i],
+                      out[i], expected);
       }
     }
     std::printf("%s: 4294967296 f32 inputs, %llu mismatches\n", f.name,

@@ -66,6 +66,28 @@ def QuantAffineFlattenTransfersPass
                            "scf::SCFDialect", "vector::VectorDialect"];
 }
 
+def QuantAffinePrefetchStreamsPass
+    : Pass<"quant-affine-prefetch-streams", "func::FuncOp"> {
+  let summary = "Prefetch the inputs of loops that stream their outputs";
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+  let description = [{
+    A loop whose vector stores are non-temporal (quant-affine-mark-nontemporal)
+    streams a large output, and so reads large inputs too, a row per thread.
+    Each `vector.load` in the same loop body, from a view of a memref of
+    static shape and identity layout (a function argument, say), gets a
+    `memref.prefetch` of the element `distance` bytes further on in that
+    memref, in row-major order (so the end of a row prefetches the start of
+    the next), clamped to its last element. The address is taken from the
+    view's strided metadata, on a rank-1 view of the whole memref. On the
+    2-core machine this project measures on, prefetching 1 KiB ahead makes
+    streamed elementwise loops about 10 % faster (docs/Benchmarks.md).
+  }];
+  let options = [
+    Option<"distance", "distance", "int64_t", /*default=*/"1024",
+           "Bytes ahead to prefetch (0: none)">
+  ];
+}
+
 def QuantAffineMarkNontemporalPass
     : Pass<"quant-affine-mark-nontemporal", "func::FuncOp"> {
   let summary = "Make vector stores to memory non-temporal";

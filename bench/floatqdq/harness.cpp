@@ -1,0 +1,241 @@
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// float_qdq of f32 tensors, 4096 x 4096 and 11008 x 4096 (bench/floatqdq):
+//   ours   the fp8 E4M3 fake cast and fp8 E5M2 with a per-channel maxval
+//          (kernels.py), compiled ahead of time by run.sh; and the 8-bit
+//          per-tensor qdq, the same access pattern, for reference;
+//   plain  the same rounding as a straightforward C++ loop (frexp, ldexp,
+//          nearbyint in double: the tests' reference);
+//   limit  copying the f32 tensor (the access pattern: read 4 bytes, write
+//          4 per element), the fastest of four AVX-512 variants each round
+//          (plain or non-temporal stores, with or without prefetching).
+// Interleaved round by round on 1 and 2 threads; inputs rotate through
+// copies larger than 3 x the last-level cache. Before timing, ours is
+// checked bit for bit against the plain loop. Also writes OUT/x-ROWS.bin and
+// OUT/ours-e4m3-ROWS.bin for ONNX Runtime.
+//
+//   harness ROUNDS OUT   -> CSV: case,rows,threads,variant,seconds,bytes
+#include "common.h"
+
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+void _mlir_ciface_e4m3_4096(MemRef2D *, MemRef2D *);
+void _mlir_ciface_e4m3_11008(MemRef2D *, MemRef2D *);
+void _mlir_ciface_e5m2_channel_4096(MemRef2D *, MemRef2D *, MemRef2D *);
+void _mlir_ciface_e5m2_channel_11008(MemRef2D *, MemRef2D *, MemRef2D *);
+void _mlir_ciface_qdq_4096(MemRef2D *, MemRef1D *, MemRef2D *);
+void _mlir_ciface_qdq_11008(MemRef2D *, MemRef1D *, MemRef2D *);
+}
+
+namespace {
+
+constexpr int64_t kCols = 4096;
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+MemRef2D desc(void *p, int64_t rows, int64_t cols) {
+  return {p, p, 0, {rows, cols}, {cols, 1}};
+}
+
+/// clamp then round to nearest even onto the grid, in double (exact).
+double fakeCast(double x, int minExponent, int mantissa, double max) {
+  if (std::isnan(x))
+    return x;
+  double c = std::fmin(std::fmax(x, -max), max);
+  if (c == 0)
+    return c;
+  int e;
+  std::frexp(c, &e);
+  double quantum = std::ldexp(1.0, std::max(e - 1, minExponent) - mantissa);
+  return std::nearbyint(c / quantum) * quantum;
+}
+
+/// The factor of a maxval, as docs/FloatQDQ.md defines it.
+float factorOf(float maxval, double formatMax) {
+  float shift = static_cast<float>(std::log2(std::fabs(double(maxval)))) -
+                static_cast<float>(std::log2(formatMax));
+  return static_cast<float>(std::exp2(double(shift)));
+}
+
+constexpr float kQdqScale = 0.03f;
+
+/// The plain loop: E4M3 (no maxval), E5M2 with per-row factors, or the
+/// 8-bit qdq.
+void plain(const float *x, float *y, int64_t rows, const float *factors,
+           bool qdq) {
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < kCols; ++j) {
+      int64_t i = r * kCols + j;
+      if (qdq) {
+        float q = std::nearbyint(x[i] / kQdqScale);
+        q = q < -128.f ? -128.f : q;
+        q = 127.f < q ? 127.f : q;
+        y[i] = q * kQdqScale;
+      } else if (!factors) {
+        y[i] = float(fakeCast(x[i], -6, 3, 448.0));
+      } else {
+        float k = factors[r];
+        y[i] = float(fakeCast(x[i] / k, -14, 2, 57344.0)) * k;
+      }
+    }
+}
+
+/// The limit: copy rows x kCols floats, 64 a step.
+template <bool Stream, bool Prefetch>
+void limit(const float *x, float *y, int64_t rows) {
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < kCols; j += 64) {
+      const float *in = x + r * kCols + j;
+      float *out = y + r * kCols + j;
+      if constexpr (Prefetch)
+        _mm_prefetch(reinterpret_cast<const char *>(in) + 1024, _MM_HINT_T0);
+      for (int v = 0; v < 4; ++v) {
+        __m512 value = _mm512_loadu_ps(in + 16 * v);
+        if constexpr (Stream)
+          _mm512_stream_ps(out + 16 * v, value);
+        else
+          _mm512_storeu_ps(out + 16 * v, value);
+      }
+    }
+  _mm_sfence();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Case {
+  const char *name;
+  int64_t rows;
+  bool maxval, qdq;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 9;
+  std::string out = argc > 2 ? argv[2] : ".";
+  const Case cases[] = {
+      {"e4m3", 4096, false, false},         {"e5m2_channel", 4096, true, false},
+      {"qdq_i8", 4096, false, true},        {"e4m3", 11008, false, false},
+      {"e5m2_channel", 11008, true, false}, {"qdq_i8", 11008, false, true}};
+  std::printf("case,rows,threads,variant,seconds,bytes\n");
+  int failures = 0;
+  for (int64_t rows : {int64_t{4096}, int64_t{11008}}) {
+    int64_t elems = rows * kCols, bytes = elems * 4;
+    int copies = int(
+        std::max<int64_t>(6, (3 * lastLevelCacheBytes() + bytes - 1) / bytes));
+    std::vector<float *> xs;
+    uint32_t state = 20261126;
+    for (int c = 0; c < copies; ++c) {
+      float *x = allocateFirstTouch<float>(elems);
+      for (int64_t i = 0; i < elems; ++i) {
+        state = state * 1664525u + 1013904223u;
+        // Activations around +-4 with outliers; a few specials.
+        float v = float(int32_t(state) % 40000) * 1e-4f;
+        x[i] = (state & 0xFFF) == 7 ? v * 300 : v;
+      }
+      x[0] = NAN;
+      x[1] = INFINITY;
+      x[2] = -0.0f;
+      xs.push_back(x);
+    }
+    float *y = allocateFirstTouch<float>(elems),
+          *ref = allocateFirstTouch<float>(elems);
+    std::vector<float> maxval(rows), factors(rows);
+    for (int64_t r = 0; r < rows; ++r) {
+      maxval[r] = 4.0f + float(r % 13);
+      factors[r] = factorOf(maxval[r], 57344.0);
+    }
+    for (const Case &c : cases) {
+      if (c.rows != rows)
+        continue;
+      auto ours = [&](float *x) {
+        MemRef2D xd = desc(x, rows, kCols), yd = desc(y, rows, kCols),
+                 md = desc(maxval.data(), rows, 1);
+        float scale = kQdqScale;
+        MemRef1D sd{&scale, &scale, 0, {1}, {1}};
+        if (c.qdq)
+          (rows == 4096 ? _mlir_ciface_qdq_4096
+                        : _mlir_ciface_qdq_11008)(&xd, &sd, &yd);
+        else if (c.maxval)
+          (rows == 4096 ? _mlir_ciface_e5m2_channel_4096
+                        : _mlir_ciface_e5m2_channel_11008)(&xd, &md, &yd);
+        else
+          (rows == 4096 ? _mlir_ciface_e4m3_4096
+                        : _mlir_ciface_e4m3_11008)(&xd, &yd);
+      };
+      const float *f = c.maxval ? factors.data() : nullptr;
+      ours(xs[0]);
+      plain(xs[0], ref, rows, f, c.qdq);
+      int64_t bad = 0;
+      for (int64_t i = 0; i < elems; ++i)
+        bad += !(std::memcmp(&y[i], &ref[i], 4) == 0 ||
+                 (std::isnan(y[i]) && std::isnan(ref[i])));
+      if (bad) {
+        std::printf("# %s %lld: %lld mismatches\n", c.name, (long long)rows,
+                    (long long)bad);
+        ++failures;
+        continue;
+      }
+      if (!c.maxval && !c.qdq) {
+        std::string suffix = std::to_string(rows) + ".bin";
+        writeFile(out + "/x-" + suffix, xs[0], bytes);
+        writeFile(out + "/ours-e4m3-" + suffix, y, bytes);
+      }
+      for (int threads : {1, 2}) {
+        omp_set_num_threads(threads);
+        std::vector<double> tOurs, tPlain, tLimit;
+        for (int r = 0; r < rounds; ++r) {
+          double t0 = now();
+          ours(xs[r % copies]);
+          double t1 = now();
+          plain(xs[(r + 1) % copies], ref, rows, f, c.qdq);
+          double t2 = now();
+          double best = 1e30;
+          void (*variants[])(const float *, float *, int64_t) = {
+              limit<true, false>, limit<false, false>, limit<true, true>,
+              limit<false, true>};
+          for (int v = 0; v < 4; ++v) {
+            double start = now();
+            variants[v](xs[(r + 2 + v) % copies], ref, rows);
+            best = std::min(best, now() - start);
+          }
+          tOurs.push_back(t1 - t0);
+          tPlain.push_back(t2 - t1);
+          tLimit.push_back(best);
+        }
+        long long traffic = 2 * bytes;
+        std::printf("%s,%lld,%d,ours,%.9g,%lld\n", c.name, (long long)rows,
+                    threads, median(tOurs), traffic);
+        std::printf("%s,%lld,%d,plain,%.9g,%lld\n", c.name, (long long)rows,
+                    threads, median(tPlain), traffic);
+        std::printf("%s,%lld,%d,limit,%.9g,%lld\n", c.name, (long long)rows,
+                    threads, median(tLimit), traffic);
+        std::fflush(stdout);
+      }
+    }
+    for (float *x : xs)
+      std::free(x);
+    std::free(y);
+    std::free(ref);
+  }
+  return failures ? 1 : 0;
+}

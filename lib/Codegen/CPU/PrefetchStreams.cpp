@@ -1,0 +1,109 @@
+//===- PrefetchStreams.cpp - prefetch the inputs of streaming loops -------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Large elementwise loops stream their outputs past the caches; their inputs
+// come from memory too, a row per thread, and on some machines the hardware
+// prefetchers do not run far enough ahead of them. Upstream has the op
+// (memref.prefetch) but no pass that places it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEPREFETCHSTREAMSPASS
+#include "QuantAffine/Codegen/CPU/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The memref `view` is a view of, through view-like ops.
+Value rootOf(Value view) {
+  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
+    view = viewLike.getViewSource();
+  return view;
+}
+
+/// Whether `block` holds a non-temporal vector store.
+bool streamsStores(Block &block) {
+  return llvm::any_of(block, [](Operation &op) {
+    auto store = dyn_cast<vector::StoreOp>(op);
+    return store && store.getNontemporal();
+  });
+}
+
+/// Prefetches the element `distanceBytes` after the first one `load` reads,
+/// in its root memref's row-major order, clamped to the last element.
+void prefetchAhead(vector::LoadOp load, int64_t distanceBytes) {
+  auto rootType = dyn_cast<MemRefType>(rootOf(load.getBase()).getType());
+  if (!rootType || !rootType.hasStaticShape() ||
+      !rootType.getLayout().isIdentity() || rootType.getNumElements() == 0)
+    return;
+  Type elem = rootType.getElementType();
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8)
+    return;
+  int64_t ahead = distanceBytes / (elem.getIntOrFloatBitWidth() / 8);
+  if (ahead <= 0)
+    return;
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(b, loc, load.getBase());
+  // The linear index, in the root, of the first element read.
+  Value linear = metadata.getOffset();
+  for (auto [index, stride] :
+       llvm::zip(load.getIndices(), metadata.getStrides()))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  int64_t total = rootType.getNumElements();
+  Value target = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, linear,
+                            arith::ConstantIndexOp::create(b, loc, ahead)),
+      arith::ConstantIndexOp::create(b, loc, total - 1));
+  auto flatType = MemRefType::get({total}, elem);
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, metadata.getBaseBuffer(), /*offset=*/0,
+      /*sizes=*/ArrayRef<int64_t>{total}, /*strides=*/ArrayRef<int64_t>{1});
+  memref::PrefetchOp::create(b, loc, flat, ValueRange{target},
+                             /*isWrite=*/false, /*localityHint=*/3,
+                             /*isDataCache=*/true);
+}
+
+struct QuantAffinePrefetchStreamsPass
+    : quant_affine::impl::QuantAffinePrefetchStreamsPassBase<
+          QuantAffinePrefetchStreamsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (distance <= 0)
+      return;
+    SmallVector<vector::LoadOp> loads;
+    getOperation().walk([&](Block *block) {
+      if (!streamsStores(*block))
+        return;
+      for (Operation &op : *block)
+        if (auto load = dyn_cast<vector::LoadOp>(op))
+          loads.push_back(load);
+    });
+    for (vector::LoadOp load : loads)
+      prefetchAhead(load, distance);
+  }
+};
+
+} // namespace

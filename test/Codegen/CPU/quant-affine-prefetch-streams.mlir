@@ -1,0 +1,65 @@
+// RUN: quant-affine-opt %s --quant-affine-prefetch-streams -split-input-file | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=0" -split-input-file | FileCheck %s --check-prefix=NONE
+// RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=4096" -split-input-file | FileCheck %s --check-prefix=FAR
+// A loop that streams its stores prefetches what it loads 1 KiB (256 f32)
+// further on in the whole argument, row-major, clamped to its last element;
+// loops with plain stores, and loads from memrefs of dynamic shape, are left
+// alone.
+
+// CHECK-LABEL: func.func @streamed
+// CHECK: scf.for
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW:.*]] :
+// CHECK: arith.muli %{{.*}}, %[[STRIDES]]#0
+// CHECK: arith.muli %{{.*}}, %[[STRIDES]]#1
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c256
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %c65535
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [65536], strides: [1] : memref<f32> to memref<65536xf32>
+// CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]]], read, locality<3>, data : memref<65536xf32>
+// CHECK: vector.load %[[VIEW]]
+// NONE-NOT: memref.prefetch
+// FAR-LABEL: func.func @streamed
+// FAR: arith.addi %{{.*}}, %c1024
+func.func @streamed(%x: memref<256x256xf32>, %y: memref<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  scf.for %i = %c0 to %c256 step %c1 {
+    scf.for %j = %c0 to %c256 step %c64 {
+      %view = memref.subview %x[%i, %j] [1, 64] [1, 1] : memref<256x256xf32> to memref<1x64xf32, strided<[256, 1], offset: ?>>
+      %v = vector.load %view[%c0, %c0] : memref<1x64xf32, strided<[256, 1], offset: ?>>, vector<64xf32>
+      vector.store %v, %y[%i, %j] {nontemporal = true} : memref<256x256xf32>, vector<64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @plain_stores
+// CHECK-NOT: memref.prefetch
+func.func @plain_stores(%x: memref<256x256xf32>, %y: memref<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  scf.for %i = %c0 to %c256 step %c1 {
+    %v = vector.load %x[%i, %c0] : memref<256x256xf32>, vector<64xf32>
+    vector.store %v, %y[%i, %c0] : memref<256x256xf32>, vector<64xf32>
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: memref.prefetch
+func.func @dynamic(%x: memref<?x256xf32>, %y: memref<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  scf.for %i = %c0 to %c256 step %c1 {
+    %v = vector.load %x[%i, %c0] : memref<?x256xf32>, vector<64xf32>
+    vector.store %v, %y[%i, %c0] {nontemporal = true} : memref<256x256xf32>, vector<64xf32>
+  }
+  return
+}
