@@ -197,6 +197,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // left to LLVM, which promotes them the same way but rounds back with the
   // flushing instruction: upstream's math-extend-to-supported-types would
   // leave arith attributes on the LLVM ops it makes.)
+  // float8 storage: its conversions in integer arithmetic (LLVM has no
+  // float8 types). Before the bf16 expansion, which finishes the bf16 ones.
+  pm.addPass(createQuantAffineExpandFloat8Pass());
   {
     OpPassManager &function = pm.nest<func::FuncOp>();
     arith::ArithEmulateUnsupportedFloatsOptions emulate;

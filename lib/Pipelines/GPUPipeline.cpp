@@ -100,7 +100,9 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
 
-  // 4. Device code to NVVM.
+  // 4. Device code to NVVM (float8 conversions, host and device, in integer
+  // arithmetic first).
+  pm.addPass(createQuantAffineExpandFloat8Pass());
   addDeviceToNVVMStage(pm);
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

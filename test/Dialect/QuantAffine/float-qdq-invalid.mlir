@@ -119,3 +119,36 @@ func.func @tensor_maxval_of_scalar(%x: f32, %m: tensor<f32>) {
   %y = quant_affine.float_qdq %x, %m format [4, 3] finite : (f32, tensor<f32>) -> f32
   return
 }
+
+// -----
+
+// Float8 is storage: quantize's result and dequantize's input only.
+func.func @float8_qdq(%x: tensor<4xf8E4M3FN>, %s: tensor<f32>) {
+  // expected-error @+1 {{operand #0 must be f16, bf16, f32 or f64 scalar, or vector or ranked tensor of f16, bf16, f32 or f64}}
+  %y = quant_affine.qdq %x, %s range [-448, 448] : (tensor<4xf8E4M3FN>, tensor<f32>) -> tensor<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @float8_quantize_input(%x: tensor<4xf8E5M2>, %s: tensor<f32>) {
+  // expected-error @+1 {{operand #0 must be f16, bf16, f32 or f64 scalar}}
+  %y = quant_affine.quantize %x, %s range [-448, 448] : (tensor<4xf8E5M2>, tensor<f32>) -> tensor<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @float8_scale(%q: tensor<4xf8E4M3FN>, %s: tensor<f8E4M3FN>) {
+  // expected-error @+1 {{operand #1 must be f16, bf16, f32 or f64 scalar}}
+  %y = quant_affine.dequantize %q, %s range [-448, 448] : (tensor<4xf8E4M3FN>, tensor<f8E4M3FN>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @float8_float_qdq(%x: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{operand #0 must be f16, bf16, f32 or f64 scalar}}
+  %y = quant_affine.float_qdq %x format [4, 3] finite : (tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return
+}

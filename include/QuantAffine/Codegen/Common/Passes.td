@@ -391,6 +391,31 @@ def QuantAffinePrefetchWeightsPass
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
 }
 
+def QuantAffineExpandFloat8Pass : Pass<"quant-affine-expand-float8"> {
+  let summary = "arith.truncf and arith.extf of float8 types in integer "
+                "arithmetic";
+  let dependentDialects = ["arith::ArithDialect", "math::MathDialect"];
+  let description = [{
+    LLVM has no float8 types, so conversions to and from `f8E4M3FN`,
+    `f8E4M3FNUZ`, `f8E5M2` and `f8E5M2FNUZ` (which quantize and dequantize
+    with float8 storage lower to) become arithmetic on the bits, with the
+    semantics of `arith.truncf` and `arith.extf` (APFloat's, which is how
+    they fold):
+
+    - `truncf` from f16, bf16, f32 (through f32, exactly) or f64 rounds to
+      nearest, ties to even, subnormals included: the quantum at the
+      value's binade comes from its exponent bits, and only a `roundeven`
+      rounds (docs/FloatQDQ.md). A value that rounds beyond the largest
+      finite value becomes +-inf (f8E5M2) or NaN (the others); NaN becomes
+      the type's NaN; the FNUZ types turn -0 into +0.
+    - `extf` decodes sign, exponent and mantissa (subnormals through an
+      exact multiplication), and the type's infinities and NaNs.
+
+    Scalars and vectors alike; upstream's arith-expand covers only
+    f4E2M1FN and f8E8M0FNU.
+  }];
+}
+
 def QuantAffineEmulateNarrowTypesPass
     : Pass<"quant-affine-emulate-narrow-types", "ModuleOp"> {
   let summary = "Store i1, i2 and i4 buffers packed, 8 / N values a byte";

@@ -74,6 +74,13 @@ inline llvm::APFloat convertAsGenerated(llvm::APFloat v, FloatType to) {
   return v;
 }
 
+/// Whether `elem` is a float8 storage type, whose grid is its own values:
+/// quantize rounds onto it (arith.truncf) instead of to integers.
+inline bool isFloat8Storage(Type elem) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+             Float8E5M2FNUZType>(elem);
+}
+
 /// A float or integer operand `v` of element type `elem`, read in C.
 template <typename Arith>
 typename Arith::Value readInCompute(Arith &a, typename Arith::Value v,
@@ -95,12 +102,17 @@ typename Arith::Value writeResult(Arith &a, typename Arith::Value v, Type elem,
 /// clamp(roundeven(x / s) - o, qmin, qmax), all in C. `o` is optional.
 /// The clamp is min(max(v, lo), hi) with std::max/std::min semantics: NaN
 /// passes through and -0.0 is kept (maximumf would turn it into +0.0).
+/// Without `roundToInteger` (float8 storage) the roundeven is left to the
+/// conversion to the storage type.
 template <typename Arith>
 typename Arith::Value
 quantizeInCompute(Arith &a, typename Arith::Value x, typename Arith::Value s,
-                  std::optional<typename Arith::Value> o, QuantRange range) {
+                  std::optional<typename Arith::Value> o, QuantRange range,
+                  bool roundToInteger = true) {
   auto lo = a.constant(range.qmin), hi = a.constant(range.qmax);
-  auto q = a.roundEven(a.div(x, s));
+  auto q = a.div(x, s);
+  if (roundToInteger)
+    q = a.roundEven(q);
   if (o)
     q = a.sub(q, *o);
   q = a.select(a.less(q, lo), lo, q);
@@ -135,7 +147,8 @@ typename Arith::Value evaluateQuantizer(Arith &a, QuantizerFormula formula,
     oc = readInCompute(a, *o, offsetElem, isSigned);
   typename Arith::Value y = xc;
   if (formula.quantizes())
-    y = quantizeInCompute(a, y, sc, oc, range);
+    y = quantizeInCompute(a, y, sc, oc, range,
+                          /*roundToInteger=*/!isFloat8Storage(resultElem));
   if (formula.dequantizes())
     y = dequantizeInCompute(a, y, sc, oc);
   return writeResult(a, y, resultElem, isSigned);

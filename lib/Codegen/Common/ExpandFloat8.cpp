@@ -1,0 +1,267 @@
+//===- ExpandFloat8.cpp - float8 conversions in integer arithmetic --------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// arith.truncf to and arith.extf from the four float8 types, for targets
+// without them (LLVM has none): the rounding of Utils/FloatFormula.h
+// (exponent bits give the quantum, one roundeven rounds), then the bits of
+// the float8 value assembled with shifts. test/Codegen/Common/
+// quant-affine-expand-float8.mlir and unittests check every conversion
+// against APFloat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEEXPANDFLOAT8PASS
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// A float8 format: its fields, smallest normal exponent, largest value
+/// and special encodings.
+struct Float8Format {
+  int64_t exponentBits, mantissaBits, minExponent, maxExponent;
+  double maxValue;
+  int64_t nanCode;
+  std::optional<int64_t> infCode; ///< +inf, where the type has one.
+  bool unsignedZero;              ///< FNUZ: no -0, 0x80 is NaN.
+  int64_t bias() const { return 1 - minExponent; }
+};
+
+std::optional<Float8Format> formatOf(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return Float8Format{4, 3, -6, 8, 448.0, 0x7F, std::nullopt, false};
+  if (isa<Float8E4M3FNUZType>(type))
+    return Float8Format{4, 3, -7, 7, 240.0, 0x80, std::nullopt, true};
+  if (isa<Float8E5M2Type>(type))
+    return Float8Format{5, 2, -14, 15, 57344.0, 0x7E, 0x7C, false};
+  if (isa<Float8E5M2FNUZType>(type))
+    return Float8Format{5, 2, -15, 15, 57344.0, 0x80, std::nullopt, true};
+  return std::nullopt;
+}
+
+/// Builds scalar or vector ops shaped like `shapeLike`.
+struct Builder {
+  PatternRewriter &b;
+  Location loc;
+  Type shapeLike;
+
+  Type like(Type elem) const {
+    if (auto vec = dyn_cast<VectorType>(shapeLike))
+      return vec.clone(elem);
+    return elem;
+  }
+  Value intConst(IntegerType type, int64_t v) {
+    TypedAttr attr = b.getIntegerAttr(
+        type, llvm::APInt(type.getWidth(), static_cast<uint64_t>(v),
+                          /*isSigned=*/true, /*implicitTrunc=*/true));
+    if (auto vec = dyn_cast<VectorType>(like(type)))
+      attr = SplatElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value floatConst(FloatType type, double v) {
+    TypedAttr attr = b.getFloatAttr(type, v);
+    if (auto vec = dyn_cast<VectorType>(like(type)))
+      attr = SplatElementsAttr::get(vec, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value bitcast(Value v, Type elem) {
+    return arith::BitcastOp::create(b, loc, like(elem), v);
+  }
+  Value cmpI(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+};
+
+/// The float8 bits of `x` (f32 or f64) rounded to `f` (arith.truncf).
+Value encode(Builder &z, Value x, const Float8Format &f) {
+  auto src = cast<FloatType>(getElementTypeOrSelf(x));
+  bool isF32 = src.isF32();
+  int64_t p = isF32 ? 23 : 52, bias = isF32 ? 127 : 1023;
+  IntegerType it = z.b.getIntegerType(isF32 ? 32 : 64);
+  int64_t signBit = int64_t{1} << (isF32 ? 31 : 63);
+  int64_t expMask = isF32 ? 0x7F800000 : 0x7FF0000000000000;
+  int64_t m = f.mantissaBits;
+  auto c = [&](int64_t v) { return z.intConst(it, v); };
+  OpBuilder &b = z.b;
+  Location loc = z.loc;
+
+  Value bits = z.bitcast(x, it);
+  Value sign = arith::AndIOp::create(b, loc, bits, c(signBit));
+  Value absBits = arith::AndIOp::create(b, loc, bits, c(~signBit));
+  Value magnitude = z.bitcast(absBits, src);
+  // The quantum of |x|'s binade, unbounded above (values past the largest
+  // binade overflow below); see Utils/FloatFormula.h.
+  Value field = arith::AndIOp::create(b, loc, absBits, c(expMask));
+  field = arith::MaxSIOp::create(b, loc, field,
+                                 c((f.minExponent + bias) << p));
+  field = arith::MinSIOp::create(b, loc, field,
+                                 c((f.maxExponent + 1 + bias) << p));
+  Value inverse = z.bitcast(
+      arith::SubIOp::create(b, loc, c((2 * bias + m) << p), field), src);
+  Value quantum =
+      z.bitcast(arith::SubIOp::create(b, loc, field, c(m << p)), src);
+  Value rounded = arith::MulFOp::create(
+      b, loc,
+      math::RoundEvenOp::create(
+          b, loc, arith::MulFOp::create(b, loc, magnitude, inverse)),
+      quantum);
+
+  // The code of a grid value within range: rebias a normal one's fields, or
+  // count a subnormal one's quanta.
+  Value roundedBits = z.bitcast(rounded, it);
+  Value isNormal = z.cmpI(arith::CmpIPredicate::sge, roundedBits,
+                          c((f.minExponent + bias) << p));
+  Value normalCode = arith::SubIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, roundedBits, c(p - m)),
+      c((bias - f.bias()) << m));
+  Value subnormalCode = arith::FPToUIOp::create(
+      b, loc, z.like(it),
+      arith::MulFOp::create(
+          b, loc, rounded,
+          z.floatConst(src, std::ldexp(1.0, m - f.minExponent))));
+  Value code = z.select(isNormal, normalCode, subnormalCode);
+  Value signCode = arith::ShRUIOp::create(b, loc, sign, c(isF32 ? 24 : 56));
+  if (f.unsignedZero)
+    signCode = z.select(z.cmpI(arith::CmpIPredicate::eq, code, c(0)), c(0),
+                        signCode);
+  code = arith::OrIOp::create(b, loc, code, signCode);
+  Value overflow =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, rounded,
+                            z.floatConst(src, f.maxValue));
+  Value overflowCode =
+      f.infCode ? arith::OrIOp::create(b, loc, signCode, c(*f.infCode))
+                      .getResult()
+                : c(f.nanCode);
+  code = z.select(overflow, overflowCode, code);
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  code = z.select(isNaN, c(f.nanCode), code);
+  return arith::TruncIOp::create(b, loc, z.like(b.getI8Type()), code);
+}
+
+/// The f32 value of float8 bits `code` (i8) of format `f` (arith.extf).
+Value decode(Builder &z, Value code, const Float8Format &f) {
+  OpBuilder &b = z.b;
+  Location loc = z.loc;
+  IntegerType i32 = b.getI32Type();
+  FloatType f32 = b.getF32Type();
+  auto c = [&](int64_t v) { return z.intConst(i32, v); };
+  int64_t m = f.mantissaBits;
+  Value wide = arith::ExtUIOp::create(b, loc, z.like(i32), code);
+  Value sign = arith::ShLIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, wide, c(7)), c(31));
+  Value exponent = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, wide, c(m)),
+      c((int64_t{1} << f.exponentBits) - 1));
+  Value mantissa = arith::AndIOp::create(b, loc, wide, c((1 << m) - 1));
+  Value normal = arith::OrIOp::create(
+      b, loc,
+      arith::OrIOp::create(
+          b, loc, sign,
+          arith::ShLIOp::create(
+              b, loc,
+              arith::AddIOp::create(b, loc, exponent, c(127 - f.bias())),
+              c(23))),
+      arith::ShLIOp::create(b, loc, mantissa, c(23 - m)));
+  Value subnormalMagnitude = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, z.like(f32), mantissa),
+      z.floatConst(f32, std::ldexp(1.0, f.minExponent - m)));
+  Value subnormal = arith::OrIOp::create(
+      b, loc, z.bitcast(subnormalMagnitude, i32), sign);
+  Value bits = z.select(z.cmpI(arith::CmpIPredicate::eq, exponent, c(0)),
+                        subnormal, normal);
+  // Specials.
+  Value nan = c(0x7FC00000);
+  Value magnitude = arith::AndIOp::create(b, loc, wide, c(0x7F));
+  if (f.unsignedZero) {
+    bits = z.select(z.cmpI(arith::CmpIPredicate::eq, wide, c(0x80)), nan,
+                    bits);
+  } else if (f.infCode) {
+    Value top = z.cmpI(arith::CmpIPredicate::eq, exponent,
+                       c((int64_t{1} << f.exponentBits) - 1));
+    Value isInf = z.cmpI(arith::CmpIPredicate::eq, mantissa, c(0));
+    Value inf = arith::OrIOp::create(b, loc, sign, c(0x7F800000));
+    bits = z.select(top, z.select(isInf, inf, nan), bits);
+  } else {
+    bits = z.select(z.cmpI(arith::CmpIPredicate::eq, magnitude, c(0x7F)),
+                    nan, bits);
+  }
+  return z.bitcast(bits, f32);
+}
+
+struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Float8Format> f =
+        formatOf(getElementTypeOrSelf(op.getType()));
+    if (!f)
+      return rewriter.notifyMatchFailure(op, "not to a float8 type");
+    Builder z{rewriter, op.getLoc(), op.getType()};
+    Value x = op.getIn();
+    auto src = cast<FloatType>(getElementTypeOrSelf(x));
+    if (!src.isF32() && !src.isF64()) // f16, bf16: exactly to f32 first
+      x = arith::ExtFOp::create(rewriter, op.getLoc(),
+                                z.like(rewriter.getF32Type()), x);
+    Value code = encode(z, x, *f);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), code);
+    return success();
+  }
+};
+
+struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Float8Format> f =
+        formatOf(getElementTypeOrSelf(op.getIn().getType()));
+    if (!f)
+      return rewriter.notifyMatchFailure(op, "not from a float8 type");
+    Builder z{rewriter, op.getLoc(), op.getType()};
+    Value code = z.bitcast(op.getIn(), rewriter.getI8Type());
+    Value value = decode(z, code, *f);
+    auto dst = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    // Every float8 value is exact in f16, bf16 and f64.
+    if (dst.isF64())
+      value = arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), value);
+    else if (!dst.isF32())
+      value =
+          arith::TruncFOp::create(rewriter, op.getLoc(), op.getType(), value);
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+struct QuantAffineExpandFloat8Pass
+    : quant_affine::impl::QuantAffineExpandFloat8PassBase<
+          QuantAffineExpandFloat8Pass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandTruncF, ExpandExtF>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

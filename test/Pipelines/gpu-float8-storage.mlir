@@ -1,0 +1,28 @@
+// Float8 storage through the GPU pipeline: quantize to f8E4M3FN (the
+// rounding in integer arithmetic, quant-affine-expand-float8: cvt.rni, four
+// codes stored as one 32-bit word) and dequantize from f8E5M2, one kernel
+// each; ptxas accepts the first. Not yet run on a GPU (none
+// was available).
+// REQUIRES: libdevice
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
+// RUN: | %extract_gpu_binary | FileCheck %s
+// RUN: %if ptxas %{ quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
+// RUN: | %extract_gpu_binary -o %t.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
+
+// CHECK: .entry quantize_kernel
+// CHECK-DAG: div.rn.f32
+// CHECK-DAG: cvt.rni.f32.f32
+// CHECK-DAG: st.global
+// CHECK: .entry dequantize_kernel
+// CHECK-DAG: ld.global
+// CHECK-DAG: mul.rn.f32
+func.func @quantize(%x: tensor<8x64xf32>, %s: tensor<8x1xf32>) -> tensor<8x64xf8E4M3FN> {
+  %q = quant_affine.quantize %x, %s range [-448, 448] : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf8E4M3FN>
+  return %q : tensor<8x64xf8E4M3FN>
+}
+
+func.func @dequantize(%q: tensor<8x64xf8E5M2>, %s: tensor<8x1xf32>) -> tensor<8x64xf32> {
+  %y = quant_affine.dequantize %q, %s range [-57344, 57344] : (tensor<8x64xf8E5M2>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
