@@ -199,7 +199,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // leave arith attributes on the LLVM ops it makes.)
   // float8 storage: its conversions in integer arithmetic (LLVM has no
   // float8 types). Before the bf16 expansion, which finishes the bf16 ones.
-  pm.addPass(createQuantAffineExpandFloat8Pass());
+  pm.addPass(createQuantAffineExpandNarrowFloatsPass());
   {
     OpPassManager &function = pm.nest<func::FuncOp>();
     arith::ArithEmulateUnsupportedFloatsOptions emulate;

@@ -102,7 +102,7 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
 
   // 4. Device code to NVVM (float8 conversions, host and device, in integer
   // arithmetic first).
-  pm.addPass(createQuantAffineExpandFloat8Pass());
+  pm.addPass(createQuantAffineExpandNarrowFloatsPass());
   addDeviceToNVVMStage(pm);
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

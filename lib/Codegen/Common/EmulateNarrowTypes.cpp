@@ -56,13 +56,13 @@ namespace quant_affine {
 } // namespace mlir
 
 using namespace mlir;
-using quant_affine::isPackedIntegerType;
+using quant_affine::isPackedType;
 
 namespace {
 
 bool isPackedMemRef(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  return memref && isPackedIntegerType(memref.getElementType());
+  return memref && isPackedType(memref.getElementType());
 }
 
 bool touchesPackedMemRef(Operation *op) {
@@ -81,7 +81,7 @@ struct ConvertToPackedThroughI32 : OpRewritePattern<ConvertOp> {
   LogicalResult matchAndRewrite(ConvertOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<VectorType>(op.getType());
-    if (!type || !isPackedIntegerType(type.getElementType()))
+    if (!type || !isPackedType(type.getElementType()))
       return failure();
     auto wide = type.clone(rewriter.getI32Type());
     Value converted =
@@ -147,9 +147,8 @@ template <typename TransferOp>
 std::optional<VectorType> flatTransferType(TransferOp transfer) {
   VectorType type = transfer.getVectorType();
   auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
-  if (!memref || !isPackedIntegerType(memref.getElementType()) ||
-      type.isScalable() || type.getRank() == 0 ||
-      !transfer.getPermutationMap().isMinorIdentity())
+  if (!memref || !isPackedType(memref.getElementType()) || type.isScalable() ||
+      type.getRank() == 0 || !transfer.getPermutationMap().isMinorIdentity())
     return std::nullopt;
   auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
   ArrayRef<int64_t> leading = type.getShape().drop_back();
@@ -247,7 +246,7 @@ void accessThroughStaticCasts(ModuleOp module) {
       return;
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!type || !isPackedIntegerType(type.getElementType()) ||
+      if (!type || !isPackedType(type.getElementType()) ||
           hasStaticStrides(type))
         continue;
       for (Operation *user : operand.get().getUsers()) {
@@ -340,7 +339,7 @@ LogicalResult prepare(ModuleOp module) {
   module.walk([&](memref::DimOp dim) {
     auto type = dyn_cast<MemRefType>(dim.getSource().getType());
     std::optional<int64_t> index = dim.getConstantIndex();
-    if (!type || !isPackedIntegerType(type.getElementType()) || !index ||
+    if (!type || !isPackedType(type.getElementType()) || !index ||
         *index >= type.getRank() || type.isDynamicDim(*index))
       return;
     rewriter.setInsertionPoint(dim);
@@ -811,7 +810,7 @@ struct PackedAllocation : OpConversionPattern<AllocOp> {
   matchAndRewrite(AllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MemRefType type = op.getType();
-    if (!isPackedIntegerType(type.getElementType()) || type.hasStaticShape())
+    if (!isPackedType(type.getElementType()) || type.hasStaticShape())
       return failure();
     auto converted =
         this->getTypeConverter()->template convertType<MemRefType>(type);
@@ -844,7 +843,14 @@ DenseElementsAttr packBytes(DenseElementsAttr values, int64_t byteCount) {
   int64_t perByte = 8 / bits;
   SmallVector<int8_t> bytes(byteCount, 0);
   int64_t i = 0;
-  for (const APInt &value : values.getValues<APInt>()) {
+  // Float codes (f4E2M1FN) are packed by their bits.
+  SmallVector<APInt> codes;
+  if (isa<FloatType>(type.getElementType()))
+    for (const APFloat &value : values.getValues<APFloat>())
+      codes.push_back(value.bitcastToAPInt());
+  else
+    codes = llvm::to_vector(values.getValues<APInt>());
+  for (const APInt &value : codes) {
     uint8_t field = value.getZExtValue() & ((1u << bits) - 1);
     bytes[i / perByte] |= field << ((i % perByte) * bits);
     ++i;
@@ -930,7 +936,7 @@ struct MoveShapeCastPastPackedCast : RewritePattern {
       return failure();
     Location loc = op->getLoc();
     // From a packed type: the shape_cast moves below.
-    if (isPackedIntegerType(source.getElementType())) {
+    if (isPackedType(source.getElementType())) {
       auto shapeCast = op->getOperand(0).getDefiningOp<vector::ShapeCastOp>();
       if (!shapeCast)
         return failure();
@@ -943,7 +949,7 @@ struct MoveShapeCastPastPackedCast : RewritePattern {
       return success();
     }
     // To a packed type, used by one shape_cast: that moves above.
-    if (!isPackedIntegerType(result.getElementType()) || !op->hasOneUse())
+    if (!isPackedType(result.getElementType()) || !op->hasOneUse())
       return failure();
     auto shapeCast = dyn_cast<vector::ShapeCastOp>(*op->user_begin());
     if (!shapeCast)
@@ -999,7 +1005,7 @@ struct QuantAffineEmulateNarrowTypesPass
     memref::populateMemRefNarrowTypeEmulationConversions(converter);
     // Tried first: only i1, i2 and i4 are packed; i3, i5, ... keep a byte.
     converter.addConversion([](MemRefType type) -> std::optional<Type> {
-      if (!isPackedIntegerType(type.getElementType()))
+      if (!isPackedType(type.getElementType()))
         return type;
       return std::nullopt;
     });
@@ -1077,7 +1083,7 @@ struct QuantAffineEmulateNarrowTypesPass
         return WalkResult::advance();
       for (Value operand : op->getOperands()) {
         auto type = dyn_cast<MemRefType>(operand.getType());
-        if (!type || !isPackedIntegerType(type.getElementType()))
+        if (!type || !isPackedType(type.getElementType()))
           continue;
         if (hasStaticStrides(type) || definingSizes(operand))
           continue;
@@ -1093,7 +1099,7 @@ struct QuantAffineEmulateNarrowTypesPass
   static LogicalResult checkShapesKnown(ModuleOp module) {
     WalkResult walk = module.walk([](memref::DimOp dim) {
       auto type = dyn_cast<MemRefType>(dim.getSource().getType());
-      if (!type || !isPackedIntegerType(type.getElementType()))
+      if (!type || !isPackedType(type.getElementType()))
         return WalkResult::advance();
       std::optional<int64_t> index = dim.getConstantIndex();
       if (index && !type.isDynamicDim(*index))

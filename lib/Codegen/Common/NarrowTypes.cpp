@@ -12,7 +12,10 @@
 
 using namespace mlir;
 
-bool quant_affine::isPackedIntegerType(Type type) {
+bool quant_affine::isPackedType(Type type) {
+  // f4E2M1FN is packed like i4 (docs/FloatQDQ.md).
+  if (isa<Float4E2M1FNType>(type))
+    return true;
   auto integer = dyn_cast<IntegerType>(type);
   if (!integer)
     return false;
@@ -24,6 +27,5 @@ bool quant_affine::hasVectorMemoryLayout(Type type) {
   if (!type.isIntOrFloat())
     return true;
   unsigned width = type.getIntOrFloatBitWidth();
-  return (width >= 8 && llvm::isPowerOf2_32(width)) ||
-         isPackedIntegerType(type);
+  return (width >= 8 && llvm::isPowerOf2_32(width)) || isPackedType(type);
 }

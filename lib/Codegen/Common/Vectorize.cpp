@@ -149,7 +149,7 @@ void takeDimsFromUnpackedOperands(RewriterBase &rewriter,
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
     if (!type || type.hasStaticShape() ||
-        !quant_affine::isPackedIntegerType(type.getElementType()))
+        !quant_affine::isPackedType(type.getElementType()))
       continue;
     AffineMap map = op.getMatchingIndexingMap(input);
     SmallVector<OpFoldResult> sizes;
@@ -163,7 +163,7 @@ void takeDimsFromUnpackedOperands(RewriterBase &rewriter,
       for (OpOperand &other : op->getOpOperands()) {
         auto otherType = dyn_cast<RankedTensorType>(other.get().getType());
         if (!loop || !otherType ||
-            quant_affine::isPackedIntegerType(otherType.getElementType()))
+            quant_affine::isPackedType(otherType.getElementType()))
           continue;
         AffineMap otherMap = op.getMatchingIndexingMap(&other);
         for (unsigned j = 0; j < otherMap.getNumResults() && !size; ++j)

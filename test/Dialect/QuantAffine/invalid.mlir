@@ -57,7 +57,7 @@ func.func @case5(%x: tensor<4xi4>, %s: tensor<f32>) {
 
 // result wider than 32 bits
 func.func @case6(%x: tensor<4xf32>, %s: tensor<f32>) {
-  // expected-error @+1 {{result #0 must be f16, bf16, f32, f64, signless i1..i32 or a float8 type scalar, or vector or ranked tensor of f16, bf16, f32, f64, signless i1..i32 or a float8 type, but got 'tensor<4xi64>'}}
+  // expected-error @+1 {{result #0 must be f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 type scalar, or vector or ranked tensor of f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 type, but got 'tensor<4xi64>'}}
   %r = quant_affine.quantize %x, %s range [0, 255] : (tensor<4xf32>, tensor<f32>) -> tensor<4xi64>
   return
 }
@@ -66,7 +66,7 @@ func.func @case6(%x: tensor<4xf32>, %s: tensor<f32>) {
 
 // signed integer type
 func.func @case7(%x: tensor<4xf32>, %s: tensor<f32>) {
-  // expected-error @+1 {{result #0 must be f16, bf16, f32, f64, signless i1..i32 or a float8 type scalar, or vector or ranked tensor of f16, bf16, f32, f64, signless i1..i32 or a float8 type, but got 'tensor<4xui8>'}}
+  // expected-error @+1 {{result #0 must be f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 type scalar, or vector or ranked tensor of f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 type, but got 'tensor<4xui8>'}}
   %r = quant_affine.quantize %x, %s range [0, 255] : (tensor<4xf32>, tensor<f32>) -> tensor<4xui8>
   return
 }
@@ -111,7 +111,7 @@ func.func @case11(%x: tensor<4xf8E4M3FN>, %s: tensor<f32>) {
 
 // dequantize input wider than 32 bits
 func.func @case12(%x: tensor<4xi64>, %s: tensor<f32>) {
-  // expected-error @+1 {{operand #0 must be f16, bf16, f32, f64, signless i1..i32 or a float8 type scalar, or vector or ranked tensor of f16, bf16, f32, f64, signless i1..i32 or a float8 type, but got 'tensor<4xi64>'}}
+  // expected-error @+1 {{operand #0 must be f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 type scalar, or vector or ranked tensor of f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 type, but got 'tensor<4xi64>'}}
   %r = quant_affine.dequantize %x, %s range [0, 255] : (tensor<4xi64>, tensor<f32>) -> tensor<4xf32>
   return
 }

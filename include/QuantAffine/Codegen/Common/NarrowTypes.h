@@ -25,8 +25,8 @@
 namespace mlir {
 namespace quant_affine {
 
-/// Whether buffers of `type` are stored packed: i1, i2 and i4.
-bool isPackedIntegerType(Type type);
+/// Whether buffers of `type` are stored packed: i1, i2, i4 and f4E2M1FN.
+bool isPackedType(Type type);
 
 /// Whether a vector of `type` elements is laid out in memory as a buffer of
 /// them is: widths that are a power of two of at least a byte, index, and

@@ -391,7 +391,7 @@ def QuantAffinePrefetchWeightsPass
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
 }
 
-def QuantAffineExpandFloat8Pass : Pass<"quant-affine-expand-float8"> {
+def QuantAffineExpandNarrowFloatsPass : Pass<"quant-affine-expand-narrow-floats"> {
   let summary = "arith.truncf and arith.extf of float8 types in integer "
                 "arithmetic";
   let dependentDialects = ["arith::ArithDialect", "math::MathDialect"];

@@ -410,8 +410,8 @@ struct FoldDequantizeOfQuantize : OpRewritePattern<DequantizeOp> {
       return rewriter.notifyMatchFailure(op, "result type differs from x");
     FloatType c = op.getEffectiveComputeType();
     Type stored = getElementTypeOrSelf(quantize.getType());
-    if (isFloat8Storage(stored))
-      return rewriter.notifyMatchFailure(op, "float8 q rounds");
+    if (isNarrowFloatStorage(stored))
+      return rewriter.notifyMatchFailure(op, "float8/float4 q rounds");
     if (isa<IntegerType>(stored)) {
       std::optional<uint64_t> maxK =
           maxGridPlusOffset(op.getRange(), op.getOffset(), c);

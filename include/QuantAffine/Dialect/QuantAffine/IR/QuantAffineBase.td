@@ -71,14 +71,17 @@ class QuantAffine_ScalarVectorOrTensorOf<Type elem> : AnyTypeOf<[
 
 def QuantAffine_FloatLike
     : QuantAffine_ScalarVectorOrTensorOf<QuantAffine_Float>;
-// Float8 storage: the grid is the type's own values (docs/FloatQDQ.md).
-def QuantAffine_Float8 : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ],
-    "f8E4M3FN, f8E4M3FNUZ, f8E5M2 or f8E5M2FNUZ">;
+// Float8 and float4 storage: the grid is the type's own values
+// (docs/FloatQDQ.md).
+def QuantAffine_NarrowFloat : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2,
+                                         F8E5M2FNUZ, F4E2M1FN],
+    "f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ or f4E2M1FN">;
 
 def QuantAffine_IntOrFloatLike
     : QuantAffine_ScalarVectorOrTensorOf<
-        AnyTypeOf<[QuantAffine_Float, QuantAffine_Int, QuantAffine_Float8],
-                  "f16, bf16, f32, f64, signless i1..i32 or a float8 type">>;
+        AnyTypeOf<[QuantAffine_Float, QuantAffine_Int, QuantAffine_NarrowFloat],
+                  "f16, bf16, f32, f64, signless i1..i32 or a float8 or float4 "
+                  "type">>;
 
 // A compute type, when given, is one of the dialect's float types.
 def QuantAffine_ComputeTypeAttr : TypeAttrOf<QuantAffine_Float>;

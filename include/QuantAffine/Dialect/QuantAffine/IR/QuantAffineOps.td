@@ -187,15 +187,19 @@ def QuantAffine_QuantizeOp : QuantAffine_QuantizerOp<"quantize", "Quantize",
       NaN, `-0.0` stays `-0.0`, a non-integer offset gives non-integer
       values). For an integer result a NaN input gives poison, as
       `arith.fptosi` does; nothing else is undefined.
-    - A float8 result (`f8E4M3FN`, `f8E4M3FNUZ`, `f8E5M2`, `f8E5M2FNUZ`) is
-      float8 storage, ONNX's QuantizeLinear to float8: the grid is the
-      type's own values, so there is no `roundeven` to integers:
+    - A float8 or float4 result (`f8E4M3FN`, `f8E4M3FNUZ`, `f8E5M2`,
+      `f8E5M2FNUZ`, `f4E2M1FN`) is narrow float storage, ONNX's
+      QuantizeLinear to float8 and float4e2m1: the grid is the type's own
+      values, so there is no `roundeven` to integers:
       `q = truncf(clamp(x / s - o, qmin, qmax))`, `arith.truncf`'s rounding
       (to nearest even, subnormals included). With `[qmin, qmax]` within
       the type's largest value (`[-448, 448]` for `f8E4M3FN`) values
       saturate (ONNX's `saturate = 1`); with a wider range, values that
       round past the largest become `+-inf` (`f8E5M2`) or NaN (the others),
       as ONNX's `saturate = 0`. NaN stays NaN; the FNUZ types have no `-0`.
+      `f4E2M1FN` has neither inf nor NaN: it saturates, and a NaN becomes
+      a zero of its sign (APFloat's conversion). It is stored packed two
+      values a byte, like `i4`.
     - Scales that are 0, negative, NaN or infinite are applied literally.
 
     Example: block-32 signed int4 quantization of a weight.
@@ -222,9 +226,10 @@ def QuantAffine_DequantizeOp : QuantAffine_QuantizerOp<"dequantize",
     ```
 
     - The input is a signless integer type `i1`..`i32`, a float type
-      holding grid values, or float8 storage (`f8E4M3FN`, `f8E4M3FNUZ`,
-      `f8E5M2`, `f8E5M2FNUZ`: ONNX's DequantizeLinear from float8), read
-      exactly (`arith.extf`). `qmin` and `qmax` describe the encoding of the
+      holding grid values, or narrow float storage (`f8E4M3FN`,
+      `f8E4M3FNUZ`, `f8E5M2`, `f8E5M2FNUZ`, `f4E2M1FN`: ONNX's
+      DequantizeLinear from float8 and float4e2m1), read exactly
+      (`arith.extf`). `qmin` and `qmax` describe the encoding of the
       input: an integer input is read as signed iff `qmin < 0`, and its type
       must hold `[qmin, qmax]`.
     - `dequantize` never clamps: its input is read as it is, in range or not.

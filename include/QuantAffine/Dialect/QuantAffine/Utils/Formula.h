@@ -74,11 +74,11 @@ inline llvm::APFloat convertAsGenerated(llvm::APFloat v, FloatType to) {
   return v;
 }
 
-/// Whether `elem` is a float8 storage type, whose grid is its own values:
-/// quantize rounds onto it (arith.truncf) instead of to integers.
-inline bool isFloat8Storage(Type elem) {
+/// Whether `elem` is a float8 or float4 storage type, whose grid is its own
+/// values: quantize rounds onto it (arith.truncf) instead of to integers.
+inline bool isNarrowFloatStorage(Type elem) {
   return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-             Float8E5M2FNUZType>(elem);
+             Float8E5M2FNUZType, Float4E2M1FNType>(elem);
 }
 
 /// A float or integer operand `v` of element type `elem`, read in C.
@@ -102,8 +102,8 @@ typename Arith::Value writeResult(Arith &a, typename Arith::Value v, Type elem,
 /// clamp(roundeven(x / s) - o, qmin, qmax), all in C. `o` is optional.
 /// The clamp is min(max(v, lo), hi) with std::max/std::min semantics: NaN
 /// passes through and -0.0 is kept (maximumf would turn it into +0.0).
-/// Without `roundToInteger` (float8 storage) the roundeven is left to the
-/// conversion to the storage type.
+/// Without `roundToInteger` (float8 and float4 storage) the roundeven is left
+/// to the conversion to the storage type.
 template <typename Arith>
 typename Arith::Value
 quantizeInCompute(Arith &a, typename Arith::Value x, typename Arith::Value s,
@@ -148,7 +148,7 @@ typename Arith::Value evaluateQuantizer(Arith &a, QuantizerFormula formula,
   typename Arith::Value y = xc;
   if (formula.quantizes())
     y = quantizeInCompute(a, y, sc, oc, range,
-                          /*roundToInteger=*/!isFloat8Storage(resultElem));
+                          /*roundToInteger=*/!isNarrowFloatStorage(resultElem));
   if (formula.dequantizes())
     y = dequantizeInCompute(a, y, sc, oc);
   return writeResult(a, y, resultElem, isSigned);

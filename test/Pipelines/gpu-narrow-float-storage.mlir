@@ -1,5 +1,5 @@
-// Float8 storage through the GPU pipeline: quantize to f8E4M3FN (the
-// rounding in integer arithmetic, quant-affine-expand-float8: cvt.rni, four
+// Float8 and float4 storage through the GPU pipeline: quantize to f8E4M3FN (the
+// rounding in integer arithmetic, quant-affine-expand-narrow-floats: cvt.rni, four
 // codes stored as one 32-bit word) and dequantize from f8E5M2, one kernel
 // each; ptxas accepts the first. Not yet run on a GPU (none
 // was available).
@@ -25,4 +25,13 @@ func.func @quantize(%x: tensor<8x64xf32>, %s: tensor<8x1xf32>) -> tensor<8x64xf8
 func.func @dequantize(%q: tensor<8x64xf8E5M2>, %s: tensor<8x1xf32>) -> tensor<8x64xf32> {
   %y = quant_affine.dequantize %q, %s range [-57344, 57344] : (tensor<8x64xf8E5M2>, tensor<8x1xf32>) -> tensor<8x64xf32>
   return %y : tensor<8x64xf32>
+}
+
+// f4E2M1FN packed two a byte on the device too.
+// CHECK: .entry quantize_f4_kernel
+// CHECK-DAG: cvt.rni.f32.f32
+// CHECK-DAG: st.global
+func.func @quantize_f4(%x: tensor<8x64xf32>, %s: tensor<8x1xf32>) -> tensor<8x64xf4E2M1FN> {
+  %q = quant_affine.quantize %x, %s range [-6, 6] : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf4E2M1FN>
+  return %q : tensor<8x64xf4E2M1FN>
 }

@@ -1,4 +1,4 @@
-//===- ExpandFloat8.cpp - float8 conversions in integer arithmetic --------===//
+//===- ExpandNarrowFloats.cpp - float8/float4 conversions as integer ops -===//
 //
 // Part of the quant-affine project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,12 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// arith.truncf to and arith.extf from the four float8 types, for targets
-// without them (LLVM has none): the rounding of Utils/FloatFormula.h
-// (exponent bits give the quantum, one roundeven rounds), then the bits of
-// the float8 value assembled with shifts. test/Codegen/Common/
-// quant-affine-expand-float8.mlir and unittests check every conversion
-// against APFloat.
+// arith.truncf to and arith.extf from the four float8 types and f4E2M1FN,
+// for targets without them (LLVM has none): the rounding of
+// Utils/FloatFormula.h (exponent bits give the quantum, one roundeven
+// rounds), then the bits of the narrow value assembled with shifts.
+// test/Integration/CPU/{float8,float4}-storage*.mlir check every conversion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +22,11 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <limits>
+
 namespace mlir {
 namespace quant_affine {
-#define GEN_PASS_DEF_QUANTAFFINEEXPANDFLOAT8PASS
+#define GEN_PASS_DEF_QUANTAFFINEEXPANDNARROWFLOATSPASS
 #include "QuantAffine/Codegen/Common/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
@@ -34,26 +35,35 @@ using namespace mlir;
 
 namespace {
 
-/// A float8 format: its fields, smallest normal exponent, largest value
-/// and special encodings.
-struct Float8Format {
+/// A narrow float format: its fields, smallest normal exponent, largest
+/// value and special encodings.
+struct NarrowFormat {
   int64_t exponentBits, mantissaBits, minExponent, maxExponent;
   double maxValue;
-  int64_t nanCode;
+  /// The NaN code, or none (f4E2M1FN has no NaN: APFloat, and so
+  /// arith.truncf's folding, makes it a zero of NaN's sign, and overflow
+  /// saturates).
+  std::optional<int64_t> nanCode;
   std::optional<int64_t> infCode; ///< +inf, where the type has one.
   bool unsignedZero;              ///< FNUZ: no -0, 0x80 is NaN.
   int64_t bias() const { return 1 - minExponent; }
+  int64_t width() const { return 1 + exponentBits + mantissaBits; }
+  int64_t largestCode() const {
+    return (int64_t{1} << (exponentBits + mantissaBits)) - 1;
+  }
 };
 
-std::optional<Float8Format> formatOf(Type type) {
+std::optional<NarrowFormat> formatOf(Type type) {
   if (isa<Float8E4M3FNType>(type))
-    return Float8Format{4, 3, -6, 8, 448.0, 0x7F, std::nullopt, false};
+    return NarrowFormat{4, 3, -6, 8, 448.0, 0x7F, std::nullopt, false};
   if (isa<Float8E4M3FNUZType>(type))
-    return Float8Format{4, 3, -7, 7, 240.0, 0x80, std::nullopt, true};
+    return NarrowFormat{4, 3, -7, 7, 240.0, 0x80, std::nullopt, true};
   if (isa<Float8E5M2Type>(type))
-    return Float8Format{5, 2, -14, 15, 57344.0, 0x7E, 0x7C, false};
+    return NarrowFormat{5, 2, -14, 15, 57344.0, 0x7E, 0x7C, false};
   if (isa<Float8E5M2FNUZType>(type))
-    return Float8Format{5, 2, -15, 15, 57344.0, 0x80, std::nullopt, true};
+    return NarrowFormat{5, 2, -15, 15, 57344.0, 0x80, std::nullopt, true};
+  if (isa<Float4E2M1FNType>(type))
+    return NarrowFormat{2, 1, 0, 2, 6.0, std::nullopt, std::nullopt, false};
   return std::nullopt;
 }
 
@@ -93,8 +103,8 @@ struct Builder {
   }
 };
 
-/// The float8 bits of `x` (f32 or f64) rounded to `f` (arith.truncf).
-Value encode(Builder &z, Value x, const Float8Format &f) {
+/// The bits of `x` (f32 or f64) rounded to `f` (arith.truncf).
+Value encode(Builder &z, Value x, const NarrowFormat &f) {
   auto src = cast<FloatType>(getElementTypeOrSelf(x));
   bool isF32 = src.isF32();
   int64_t p = isF32 ? 23 : 52, bias = isF32 ? 127 : 1023;
@@ -113,10 +123,9 @@ Value encode(Builder &z, Value x, const Float8Format &f) {
   // The quantum of |x|'s binade, unbounded above (values past the largest
   // binade overflow below); see Utils/FloatFormula.h.
   Value field = arith::AndIOp::create(b, loc, absBits, c(expMask));
-  field = arith::MaxSIOp::create(b, loc, field,
-                                 c((f.minExponent + bias) << p));
-  field = arith::MinSIOp::create(b, loc, field,
-                                 c((f.maxExponent + 1 + bias) << p));
+  field = arith::MaxSIOp::create(b, loc, field, c((f.minExponent + bias) << p));
+  field =
+      arith::MinSIOp::create(b, loc, field, c((f.maxExponent + 1 + bias) << p));
   Value inverse = z.bitcast(
       arith::SubIOp::create(b, loc, c((2 * bias + m) << p), field), src);
   Value quantum =
@@ -141,27 +150,36 @@ Value encode(Builder &z, Value x, const Float8Format &f) {
           b, loc, rounded,
           z.floatConst(src, std::ldexp(1.0, m - f.minExponent))));
   Value code = z.select(isNormal, normalCode, subnormalCode);
-  Value signCode = arith::ShRUIOp::create(b, loc, sign, c(isF32 ? 24 : 56));
+  Value signCode =
+      arith::ShRUIOp::create(b, loc, sign, c((isF32 ? 32 : 64) - f.width()));
   if (f.unsignedZero)
-    signCode = z.select(z.cmpI(arith::CmpIPredicate::eq, code, c(0)), c(0),
-                        signCode);
+    signCode =
+        z.select(z.cmpI(arith::CmpIPredicate::eq, code, c(0)), c(0), signCode);
   code = arith::OrIOp::create(b, loc, code, signCode);
   Value overflow =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, rounded,
                             z.floatConst(src, f.maxValue));
   Value overflowCode =
-      f.infCode ? arith::OrIOp::create(b, loc, signCode, c(*f.infCode))
-                      .getResult()
-                : c(f.nanCode);
+      f.infCode   ? arith::OrIOp::create(b, loc, signCode, c(*f.infCode))
+      : f.nanCode ? c(*f.nanCode)
+                  : arith::OrIOp::create(b, loc, signCode, c(f.largestCode()));
   code = z.select(overflow, overflowCode, code);
-  Value isNaN =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  code = z.select(isNaN, c(f.nanCode), code);
-  return arith::TruncIOp::create(b, loc, z.like(b.getI8Type()), code);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  code = z.select(isNaN, f.nanCode ? c(*f.nanCode) : signCode, code);
+  if (!f.nanCode && !f.infCode) {
+    // As APFloat converts: +-inf to a zero of its sign.
+    Value isInf = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OEQ, magnitude,
+        z.floatConst(src, std::numeric_limits<double>::infinity()));
+    code = z.select(isInf, signCode, code);
+  }
+  return arith::TruncIOp::create(b, loc, z.like(b.getIntegerType(f.width())),
+                                 code);
 }
 
-/// The f32 value of float8 bits `code` (i8) of format `f` (arith.extf).
-Value decode(Builder &z, Value code, const Float8Format &f) {
+/// The f32 value of the bits `code` (i8, or i4 for float4) of format `f`
+/// (arith.extf).
+Value decode(Builder &z, Value code, const NarrowFormat &f) {
   OpBuilder &b = z.b;
   Location loc = z.loc;
   IntegerType i32 = b.getI32Type();
@@ -170,10 +188,10 @@ Value decode(Builder &z, Value code, const Float8Format &f) {
   int64_t m = f.mantissaBits;
   Value wide = arith::ExtUIOp::create(b, loc, z.like(i32), code);
   Value sign = arith::ShLIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, wide, c(7)), c(31));
-  Value exponent = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, wide, c(m)),
-      c((int64_t{1} << f.exponentBits) - 1));
+      b, loc, arith::ShRUIOp::create(b, loc, wide, c(f.width() - 1)), c(31));
+  Value exponent =
+      arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, wide, c(m)),
+                            c((int64_t{1} << f.exponentBits) - 1));
   Value mantissa = arith::AndIOp::create(b, loc, wide, c((1 << m) - 1));
   Value normal = arith::OrIOp::create(
       b, loc,
@@ -187,16 +205,17 @@ Value decode(Builder &z, Value code, const Float8Format &f) {
   Value subnormalMagnitude = arith::MulFOp::create(
       b, loc, arith::UIToFPOp::create(b, loc, z.like(f32), mantissa),
       z.floatConst(f32, std::ldexp(1.0, f.minExponent - m)));
-  Value subnormal = arith::OrIOp::create(
-      b, loc, z.bitcast(subnormalMagnitude, i32), sign);
+  Value subnormal =
+      arith::OrIOp::create(b, loc, z.bitcast(subnormalMagnitude, i32), sign);
   Value bits = z.select(z.cmpI(arith::CmpIPredicate::eq, exponent, c(0)),
                         subnormal, normal);
   // Specials.
   Value nan = c(0x7FC00000);
-  Value magnitude = arith::AndIOp::create(b, loc, wide, c(0x7F));
-  if (f.unsignedZero) {
-    bits = z.select(z.cmpI(arith::CmpIPredicate::eq, wide, c(0x80)), nan,
-                    bits);
+  Value magnitude = arith::AndIOp::create(b, loc, wide, c(f.largestCode()));
+  if (!f.nanCode) {
+    // f4E2M1FN: none.
+  } else if (f.unsignedZero) {
+    bits = z.select(z.cmpI(arith::CmpIPredicate::eq, wide, c(0x80)), nan, bits);
   } else if (f.infCode) {
     Value top = z.cmpI(arith::CmpIPredicate::eq, exponent,
                        c((int64_t{1} << f.exponentBits) - 1));
@@ -204,8 +223,9 @@ Value decode(Builder &z, Value code, const Float8Format &f) {
     Value inf = arith::OrIOp::create(b, loc, sign, c(0x7F800000));
     bits = z.select(top, z.select(isInf, inf, nan), bits);
   } else {
-    bits = z.select(z.cmpI(arith::CmpIPredicate::eq, magnitude, c(0x7F)),
-                    nan, bits);
+    bits = z.select(
+        z.cmpI(arith::CmpIPredicate::eq, magnitude, c(f.largestCode())), nan,
+        bits);
   }
   return z.bitcast(bits, f32);
 }
@@ -214,10 +234,10 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<Float8Format> f =
+    std::optional<NarrowFormat> f =
         formatOf(getElementTypeOrSelf(op.getType()));
     if (!f)
-      return rewriter.notifyMatchFailure(op, "not to a float8 type");
+      return rewriter.notifyMatchFailure(op, "not to a narrow float type");
     Builder z{rewriter, op.getLoc(), op.getType()};
     Value x = op.getIn();
     auto src = cast<FloatType>(getElementTypeOrSelf(x));
@@ -234,15 +254,15 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::ExtFOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<Float8Format> f =
+    std::optional<NarrowFormat> f =
         formatOf(getElementTypeOrSelf(op.getIn().getType()));
     if (!f)
-      return rewriter.notifyMatchFailure(op, "not from a float8 type");
+      return rewriter.notifyMatchFailure(op, "not from a narrow float type");
     Builder z{rewriter, op.getLoc(), op.getType()};
-    Value code = z.bitcast(op.getIn(), rewriter.getI8Type());
+    Value code = z.bitcast(op.getIn(), rewriter.getIntegerType(f->width()));
     Value value = decode(z, code, *f);
     auto dst = cast<FloatType>(getElementTypeOrSelf(op.getType()));
-    // Every float8 value is exact in f16, bf16 and f64.
+    // Every float8 and float4 value is exact in f16, bf16 and f64.
     if (dst.isF64())
       value = arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), value);
     else if (!dst.isF32())
@@ -253,9 +273,9 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
   }
 };
 
-struct QuantAffineExpandFloat8Pass
-    : quant_affine::impl::QuantAffineExpandFloat8PassBase<
-          QuantAffineExpandFloat8Pass> {
+struct QuantAffineExpandNarrowFloatsPass
+    : quant_affine::impl::QuantAffineExpandNarrowFloatsPassBase<
+          QuantAffineExpandNarrowFloatsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandTruncF, ExpandExtF>(&getContext());

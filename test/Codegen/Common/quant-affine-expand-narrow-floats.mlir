@@ -1,7 +1,7 @@
-// RUN: quant-affine-opt %s --quant-affine-expand-float8 | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-expand-narrow-floats | FileCheck %s
 // Conversions to and from the four float8 types become integer arithmetic
 // (their values are checked exhaustively in
-// test/Integration/CPU/float8-storage-exhaustive.mlir); other conversions
+// test/Integration/CPU/narrow-float-storage-exhaustive.mlir); other conversions
 // stay.
 
 // CHECK-LABEL: func.func @truncf

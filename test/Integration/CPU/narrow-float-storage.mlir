@@ -1,7 +1,8 @@
-// Float8 storage: quantize to and dequantize from f8E4M3FN, f8E4M3FNUZ,
-// f8E5M2 and f8E5M2FNUZ, with the values of ONNX's own operator tests
-// (QuantizeLinear e4m3fn and e5m2; DequantizeLinear e4m3fn, e4m3fn with an
-// f16 scale, e4m3fn with a zero point, e5m2), saturate = 0 expressed with a
+// Float8 and float4 storage: quantize to and dequantize from f8E4M3FN,
+// f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ and f4E2M1FN, with the values of ONNX's own
+// operator tests (QuantizeLinear e4m3fn, e5m2 and float4e2m1;
+// DequantizeLinear e4m3fn, e4m3fn with an f16 scale, e4m3fn with a zero
+// point, e5m2, float4e2m1), saturate = 0 expressed with a
 // range past the largest value, the FNUZ types, and fp8 weights dequantized
 // into a matmul. Each result is printed as the bits of its value in f32
 // (NaN as 0x7FC00000); the second RUN line folds everything on constants
@@ -108,6 +109,20 @@ func.func @dequantizelinear_e5m2(%q: tensor<5xf8E5M2>, %s: tensor<f32>) -> tenso
   return %y : tensor<5xf32>
 }
 
+// ONNX QuantizeLinear to float4e2m1, per row (axis 0), zero point 0.
+func.func @quantizelinear_float4e2m1(%x: tensor<3x4xf32>, %s: tensor<3x1xf32>) -> tensor<12xf32> {
+  %q = quant_affine.quantize %x, %s range [-6, 6] : (tensor<3x4xf32>, tensor<3x1xf32>) -> tensor<3x4xf4E2M1FN>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %y = quant_affine.dequantize %q, %one range [-6, 6] : (tensor<3x4xf4E2M1FN>, tensor<f32>) -> tensor<3x4xf32>
+  %f = tensor.collapse_shape %y [[0, 1]] : tensor<3x4xf32> into tensor<12xf32>
+  return %f : tensor<12xf32>
+}
+
+func.func @dequantizelinear_float4e2m1(%q: tensor<5xf4E2M1FN>, %s: tensor<f32>, %o: tensor<f32>) -> tensor<5xf32> {
+  %y = quant_affine.dequantize %q, %s, %o range [-6, 6] : (tensor<5xf4E2M1FN>, tensor<f32>, tensor<f32>) -> tensor<5xf32>
+  return %y : tensor<5xf32>
+}
+
 // fp8 weights, per-channel scales, dequantized into a matmul (exact sums).
 func.func @fp8_matmul(%x: tensor<1x8xf32>, %w: tensor<4x8xf8E4M3FN>, %s: tensor<4x1xf32>) -> tensor<4xf32> {
   %wd = quant_affine.dequantize %w, %s range [-448, 448] : (tensor<4x8xf8E4M3FN>, tensor<4x1xf32>) -> tensor<4x8xf32>
@@ -156,6 +171,14 @@ func.func @fp8_matmul(%x: tensor<1x8xf32>, %w: tensor<4x8xf8E4M3FN>, %s: tensor<
 // 0, 1, 2, 98304, -192
 // CHECK-NEXT: Unranked
 // CHECK-NEXT: [0,  1065353216,  1073741824,  1203765248,  -1019215872]
+// CHECK-LABEL: quantizelinear_float4e2m1
+// 0, 1, 2, 4, -6, -6, 2, 3, -0 (ONNX's 0: -0.0 / 4), -0.5, -1, -2
+// CHECK-NEXT: Unranked
+// CHECK-NEXT: [0,  1065353216,  1073741824,  1082130432,  -1061158912,  -1061158912,  1073741824,  1077936128,  -2147483648,  -1090519040,  -1082130432,  -1073741824]
+// CHECK-LABEL: dequantizelinear_float4e2m1
+// 0, 2, -2, 3, -8
+// CHECK-NEXT: Unranked
+// CHECK-NEXT: [0,  1073741824,  -1073741824,  1077936128,  -1056964608]
 // CHECK-LABEL: fp8_matmul
 // -3.0234375, 44, 164.5, -1.75
 // CHECK-NEXT: Unranked
@@ -208,6 +231,18 @@ func.func @main() {
   %d4 = call @dequantizelinear_e5m2(%codes5, %two) : (tensor<5xf8E5M2>, tensor<f32>) -> tensor<5xf32>
   %d4d = tensor.cast %d4 : tensor<5xf32> to tensor<?xf32>
   call @print(%d4d) : (tensor<?xf32>) -> ()
+
+  %x4 = arith.constant dense<[[0.0, 2.5, 4.8, 8.6], [-30.0, -20.0, 6.0, 9.0], [-0.0, -2.5, -4.8, -8.6]]> : tensor<3x4xf32>
+  %s4 = arith.constant dense<[[2.0], [3.0], [4.0]]> : tensor<3x1xf32>
+  vector.print str "quantizelinear_float4e2m1\n"
+  %f4 = call @quantizelinear_float4e2m1(%x4, %s4) : (tensor<3x4xf32>, tensor<3x1xf32>) -> tensor<12xf32>
+  %f4d = tensor.cast %f4 : tensor<12xf32> to tensor<?xf32>
+  call @print(%f4d) : (tensor<?xf32>) -> ()
+  %c4 = arith.constant dense<[0.0, 1.0, -1.0, 1.5, -4.0]> : tensor<5xf4E2M1FN>
+  vector.print str "dequantizelinear_float4e2m1\n"
+  %g4 = call @dequantizelinear_float4e2m1(%c4, %two, %zero) : (tensor<5xf4E2M1FN>, tensor<f32>, tensor<f32>) -> tensor<5xf32>
+  %g4d = tensor.cast %g4 : tensor<5xf32> to tensor<?xf32>
+  call @print(%g4d) : (tensor<?xf32>) -> ()
 
   %a = arith.constant dense<[[1.0, 2.0, -1.0, 0.0, 3.0, 1.0, -2.0, 1.0]]> : tensor<1x8xf32>
   %w = arith.constant dense<[[1.0, -2.0, 0.5, 448.0, -0.015625, 3.5, 0.0, -6.0],
