@@ -38,6 +38,11 @@ public:
 
   FloatType compute;
 
+  /// An emitter at the same place computing in `type`.
+  ArithEmitter withCompute(FloatType type) const {
+    return ArithEmitter(b, loc, shapeLike, type);
+  }
+
   Value constant(int64_t value) {
     llvm::APFloat f(compute.getFloatSemantics());
     (void)f.convertFromAPInt(llvm::APInt(64, value, /*isSigned=*/true),

@@ -46,6 +46,8 @@ struct APFloatArith {
   FloatType compute;
   static constexpr auto kRNE = llvm::APFloat::rmNearestTiesToEven;
 
+  APFloatArith withCompute(FloatType type) const { return {type}; }
+
   Value constant(int64_t v) const {
     Scalar r;
     r.f = llvm::APFloat(compute.getFloatSemantics());
@@ -170,6 +172,8 @@ struct NativeArith {
   using Value = NativeScalar;
   FloatType compute;
   bool isF32 = false;
+
+  NativeArith withCompute(FloatType type) const { return {type, type.isF32()}; }
 
   double round(double v) const {
     return isF32 ? static_cast<double>(static_cast<float>(v)) : v;

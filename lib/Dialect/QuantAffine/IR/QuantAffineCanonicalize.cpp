@@ -88,8 +88,19 @@ std::optional<uint64_t> maxGridPlusOffset(QuantRange range, Value offset,
 /// k (1 + e) with |e| <= 2u + u^2, off from k by less than 0.5 when
 /// |k| <= 2^(p-3); roundeven then returns k. (k = 0 gives a signed zero,
 /// which roundeven keeps and which the checks above make harmless.)
-bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
+///
+/// With `reciprocal`, the quantize multiplies by r = 1 / s rounded in the
+/// scale's type S (relative error u_S) and converted to C: the result is
+/// k (1 + e) with |e| <= 3 u_C + u_S (u_C once more where C does not hold
+/// S), less than 0.5 / |k| when |k| <= 2^(min(p_C, p_S) - 3); r must be a
+/// normal number in S and C.
+bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c,
+                    bool reciprocal = false) {
   unsigned p = llvm::APFloat::semanticsPrecision(c.getFloatSemantics());
+  auto scaleType = cast<FloatType>(getElementTypeOrSelf(scale));
+  if (reciprocal)
+    p = std::min(
+        p, llvm::APFloat::semanticsPrecision(scaleType.getFloatSemantics()));
   if (maxK > (uint64_t{1} << (p - 3)))
     return false;
   std::optional<SmallVector<llvm::APFloat>> scales = constantElements(scale);
@@ -99,6 +110,15 @@ bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
   (void)k.convertFromAPInt(llvm::APInt(64, maxK), /*IsSigned=*/false,
                            llvm::APFloat::rmNearestTiesToEven);
   for (llvm::APFloat s : *scales) {
+    if (reciprocal) {
+      llvm::APFloat r(scaleType.getFloatSemantics(), 1);
+      (void)r.divide(s, llvm::APFloat::rmNearestTiesToEven);
+      if (!r.isFiniteNonZero() || r.isDenormal())
+        return false;
+      r = convertAsGenerated(r, c);
+      if (!r.isFiniteNonZero() || r.isDenormal())
+        return false;
+    }
     s = convertAsGenerated(s, c);
     if (!s.isFiniteNonZero() || s.isDenormal())
       return false;
@@ -113,11 +133,16 @@ bool roundTripsGrid(uint64_t maxK, Value scale, FloatType c) {
 }
 
 /// Whether quantizing the dequantized grid of `op`'s constant encoding in C
-/// returns every grid value (integer offsets, roundTripsGrid).
+/// returns every grid value (integer offsets, roundTripsGrid), `op` being
+/// the quantizing one (its `reciprocal` counts). Not derived for torchao's
+/// FLOAT zero-point domain, which never folds so.
 bool gridRoundTrips(QuantizerOpInterface op, FloatType c) {
+  QuantizerFormula formula = op.getFormula();
+  if (formula.floatZeroPoint)
+    return false;
   std::optional<uint64_t> maxK =
       maxGridPlusOffset(op.getRange(), op.getOffset(), c);
-  return maxK && roundTripsGrid(*maxK, op.getScale(), c);
+  return maxK && roundTripsGrid(*maxK, op.getScale(), c, formula.reciprocal);
 }
 
 /// Whether two encoding operands are the same: one value, or equal constants
@@ -337,8 +362,12 @@ struct DropZeroOffset : QuantizerPattern {
       return rewriter.notifyMatchFailure(op, "no constant offset");
     bool integerInput = isa<IntegerType>(getElementTypeOrSelf(op.getInput()));
     QuantizerFormula formula = op.getFormula();
-    bool allowNegativeZero = !formula.quantizes() && integerInput;
-    bool exact = !formula.dequantizes() || allowNegativeZero;
+    bool allowNegativeZero =
+        !formula.quantizes() && integerInput && !formula.floatZeroPoint;
+    // torchao's FLOAT domain computes an absent z as +0.0: only +0.0 goes,
+    // from any of the three ops.
+    bool exact =
+        !formula.dequantizes() || allowNegativeZero || formula.floatZeroPoint;
     if (!exact)
       return rewriter.notifyMatchFailure(op, "the add of zero changes -0.0");
     for (const llvm::APFloat &o : *offsets)
@@ -408,6 +437,9 @@ struct FoldDequantizeOfQuantize : OpRewritePattern<DequantizeOp> {
     Value x = quantize.getInput();
     if (x.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "result type differs from x");
+    if (op.getFormula().floatZeroPoint)
+      return rewriter.notifyMatchFailure(op,
+                                         "not derived for float zero points");
     FloatType c = op.getEffectiveComputeType();
     Type stored = getElementTypeOrSelf(quantize.getType());
     if (isNarrowFloatStorage(stored))
@@ -433,6 +465,8 @@ struct FoldDequantizeOfQuantize : OpRewritePattern<DequantizeOp> {
         QuantizerKind::QDQ, cast<FloatType>(getElementTypeOrSelf(x)),
         op.getRange());
     qdq.setComputeTypeAttr(qdqDefault == c ? TypeAttr() : TypeAttr::get(c));
+    // The quantizing half is the quantize's: its reciprocal too.
+    qdq.setReciprocal(quantize.getReciprocal());
     rewriter.replaceOp(op, qdq.getResult());
     return success();
   }

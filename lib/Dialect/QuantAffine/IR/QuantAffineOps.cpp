@@ -137,6 +137,16 @@ LogicalResult mlir::quant_affine::verifyQuantizerOp(QuantizerOpInterface op) {
            << "requires qmin <= qmax, got qmin = " << range.qmin
            << " and qmax = " << range.qmax;
 
+  QuantizerFormula formula = op.getFormula();
+  if (formula.reciprocal && !formula.quantizes())
+    return op.emitOpError()
+           << "'reciprocal' applies to quantize and qdq: dequantize "
+              "multiplies by the scale already";
+  if (formula.reciprocal && formula.floatZeroPoint)
+    return op.emitOpError()
+           << "'reciprocal' and 'float_zero_point' do not combine: torchao's "
+              "FLOAT zero-point domain divides by the scale";
+
   Type input = op.getInput().getType(), result = op.getResult().getType();
   Type scale = op.getScale().getType();
   Value offset = op.getOffset();

@@ -51,6 +51,10 @@ def QuantAffine_QuantizerOpInterface : OpInterface<"QuantizerOpInterface"> {
       "::mlir::TypeAttr", "getComputeTypeAttr">,
     InterfaceMethod<"Sets or (with null) removes the explicit compute type.",
       "void", "setComputeTypeAttr", (ins "::mlir::TypeAttr":$value)>,
+    InterfaceMethod<"Whether it multiplies by the scale's reciprocal "
+      "(torchao).", "bool", "getReciprocal">,
+    InterfaceMethod<"Whether the offset is torchao's float zero point.",
+      "bool", "getFloatZeroPoint">,
   ];
 
   let extraSharedClassDeclaration = [{
@@ -63,6 +67,8 @@ def QuantAffine_QuantizerOpInterface : OpInterface<"QuantizerOpInterface"> {
     ::mlir::quant_affine::QuantizerFormula getFormula() {
       ::mlir::quant_affine::QuantizerFormula formula;
       formula.kind = $_op.getQuantizerKind();
+      formula.reciprocal = $_op.getReciprocal();
+      formula.floatZeroPoint = $_op.getFloatZeroPoint();
       return formula;
     }
     /// The type all arithmetic happens in: `compute_type` when present,

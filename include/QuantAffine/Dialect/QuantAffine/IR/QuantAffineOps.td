@@ -76,6 +76,24 @@ defvar QuantAffine_EncodingRules = [{
     results, `qdq` and `dequantize` never convert to an integer: with them
     a rounded grid end is applied as the value it rounds to.
 
+    #### torchao's conventions
+
+    - `reciprocal` (`quantize`, `qdq`): multiply by `r = 1 / s` instead of
+      dividing by `s`, as torchao's `quantize_affine` (INT and NONE
+      zero-point domains) and PyTorch's `fake_quantize_*` kernels do. `r` is
+      rounded in the scale's element type, then converted to `C`:
+      `q = clamp(roundeven(x * r) - o, qmin, qmax)`. The dequantizing half
+      of `qdq` still multiplies by `s`.
+    - `float_zero_point` (all three ops): torchao's FLOAT zero-point domain.
+      The `offset` operand holds torchao's float zero point `z` itself (not
+      negated; absent means `z = +0.0`, computed like any other), and with
+      `mid = (qmin + qmax + 1) / 2`:
+      `q = clamp(roundeven((x - (z - s * mid)) / s), qmin, qmax)` and
+      `y = ((q - mid) * s) + z`, every step rounded to `C`. It does not
+      combine with `reciprocal` (that domain divides).
+
+    docs/Calibration.md maps torchao's arguments to these properties.
+
     #### Sizes
 
     Static shapes (the static dims of dynamic ones) hold at most `2^63 - 1`
@@ -100,13 +118,17 @@ class QuantAffine_QuantizerOp<string mnemonic, string kind, Type inputType,
     I64Attr:$qmin,
     I64Attr:$qmax,
     OptionalAttr<DenseI64ArrayAttr>:$block_size,
-    OptionalAttr<QuantAffine_ComputeTypeAttr>:$compute_type
+    OptionalAttr<QuantAffine_ComputeTypeAttr>:$compute_type,
+    UnitAttr:$reciprocal,
+    UnitAttr:$float_zero_point
   );
   let results = (outs resultType:$result);
 
   let assemblyFormat = [{
     $input `,` $scale (`,` $offset^)?
     `range` ` ` `[` $qmin `,` $qmax `]`
+    (`reciprocal` $reciprocal^)?
+    (`float_zero_point` $float_zero_point^)?
     (`block` $block_size^)?
     (`compute` $compute_type^)?
     attr-dict `:` functional-type(operands, results)

@@ -88,6 +88,9 @@ enum class QuantizerKind { Quantize, Dequantize, QDQ };
 /// that changes the arithmetic, and nothing else, lives here.
 struct QuantizerFormula {
   QuantizerKind kind = QuantizerKind::QDQ;
+  /// torchao's conventions: multiply by 1 / s (rounded in the scale's type);
+  /// the offset is a float zero point (FLOAT domain).
+  bool reciprocal = false, floatZeroPoint = false;
 
   /// Whether the formula maps floats onto the grid (quantize, qdq).
   bool quantizes() const { return kind != QuantizerKind::Dequantize; }
@@ -95,7 +98,8 @@ struct QuantizerFormula {
   bool dequantizes() const { return kind != QuantizerKind::Quantize; }
 
   bool operator==(const QuantizerFormula &other) const {
-    return kind == other.kind;
+    return kind == other.kind && reciprocal == other.reciprocal &&
+           floatZeroPoint == other.floatZeroPoint;
   }
   bool operator!=(const QuantizerFormula &other) const {
     return !(*this == other);
@@ -120,10 +124,12 @@ struct QuantizerSpec {
     return llvm::ArrayRef<int64_t>(*blockSize);
   }
   /// Whether two ops apply their scales and offsets the same way: grid,
-  /// block sizes and compute type (the formulas may differ).
+  /// block sizes, compute type and offset convention (the formulas may
+  /// differ, `reciprocal` included).
   bool sameEncodingAs(const QuantizerSpec &other) const {
     return range == other.range && blockSize == other.blockSize &&
-           computeType == other.computeType;
+           computeType == other.computeType &&
+           formula.floatZeroPoint == other.formula.floatZeroPoint;
   }
 };
 

@@ -21,6 +21,8 @@
 //   Value toFloat(v, FloatType to);             // float -> float, see below
 //   Value intToFloat(v, FloatType to, bool isSigned);
 //   Value floatToInt(v, IntegerType to, bool isSigned);  // toward zero
+//   Value constantFloat(double v);              // v rounded to C
+//   Arith withCompute(FloatType t);             // the same, computing in t
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,31 +101,59 @@ typename Arith::Value writeResult(Arith &a, typename Arith::Value v, Type elem,
   return a.floatToInt(v, cast<IntegerType>(elem), isSigned);
 }
 
+/// torchao's FLOAT-domain midpoint (qmin + qmax + 1) / 2.
+inline double floatZeroPointMid(QuantRange range) {
+  return (static_cast<double>(range.qmin) + static_cast<double>(range.qmax) +
+          1.0) /
+         2.0;
+}
+
 /// clamp(roundeven(x / s) - o, qmin, qmax), all in C. `o` is optional.
 /// The clamp is min(max(v, lo), hi) with std::max/std::min semantics: NaN
 /// passes through and -0.0 is kept (maximumf would turn it into +0.0).
-/// Without `roundToInteger` (float8 and float4 storage) the roundeven is left
-/// to the conversion to the storage type.
+/// torchao's variants: with `r` (formula.reciprocal) x * r replaces x / s;
+/// with formula.floatZeroPoint, `o` is the zero point z (absent: +0.0) and
+/// the value rounded is (x - (z - s * mid)) / s, without subtracting o.
+/// Without `roundToInteger` (float8 and float4 storage) the roundeven is
+/// left to the conversion to the storage type.
 template <typename Arith>
 typename Arith::Value
 quantizeInCompute(Arith &a, typename Arith::Value x, typename Arith::Value s,
                   std::optional<typename Arith::Value> o, QuantRange range,
+                  const QuantizerFormula &formula,
+                  std::optional<typename Arith::Value> r,
                   bool roundToInteger = true) {
   auto lo = a.constant(range.qmin), hi = a.constant(range.qmax);
-  auto q = a.div(x, s);
+  typename Arith::Value q = x;
+  if (formula.floatZeroPoint) {
+    auto z = o ? *o : a.constantFloat(0.0);
+    auto minVal = a.sub(z, a.mul(s, a.constantFloat(floatZeroPointMid(range))));
+    q = a.div(a.sub(x, minVal), s);
+  } else if (r) {
+    q = a.mul(x, *r);
+  } else {
+    q = a.div(x, s);
+  }
   if (roundToInteger)
     q = a.roundEven(q);
-  if (o)
+  if (o && !formula.floatZeroPoint)
     q = a.sub(q, *o);
   q = a.select(a.less(q, lo), lo, q);
   return a.select(a.less(hi, q), hi, q);
 }
 
-/// (q + o) * s, all in C. `o` is optional.
+/// (q + o) * s, all in C. `o` is optional. With formula.floatZeroPoint:
+/// ((q - mid) * s) + z, `o` being z (absent: +0.0).
 template <typename Arith>
 typename Arith::Value
 dequantizeInCompute(Arith &a, typename Arith::Value q, typename Arith::Value s,
-                    std::optional<typename Arith::Value> o) {
+                    std::optional<typename Arith::Value> o, QuantRange range,
+                    const QuantizerFormula &formula) {
+  if (formula.floatZeroPoint) {
+    auto z = o ? *o : a.constantFloat(0.0);
+    auto mid = a.constantFloat(floatZeroPointMid(range));
+    return a.add(a.mul(a.sub(q, mid), s), z);
+  }
   if (o)
     q = a.add(q, *o);
   return a.mul(q, s);
@@ -131,7 +161,9 @@ dequantizeInCompute(Arith &a, typename Arith::Value q, typename Arith::Value s,
 
 /// One element of a quantizer op evaluating `formula` from operands of
 /// element types `inputElem`, `scaleElem`, `offsetElem` (null without
-/// offset) to `resultElem`.
+/// offset) to `resultElem`. With formula.reciprocal, 1 / s is rounded in the
+/// scale's own type (an `Arith` provides `withCompute(FloatType)`), then
+/// read in C.
 template <typename Arith>
 typename Arith::Value evaluateQuantizer(Arith &a, QuantizerFormula formula,
                                         QuantRange range,
@@ -142,15 +174,20 @@ typename Arith::Value evaluateQuantizer(Arith &a, QuantizerFormula formula,
   bool isSigned = range.isSigned();
   auto xc = readInCompute(a, x, inputElem, isSigned);
   auto sc = readInCompute(a, s, scaleElem, isSigned);
-  std::optional<typename Arith::Value> oc;
+  std::optional<typename Arith::Value> oc, rc;
   if (o)
     oc = readInCompute(a, *o, offsetElem, isSigned);
+  if (formula.reciprocal && formula.quantizes()) {
+    Arith inScaleType = a.withCompute(cast<FloatType>(scaleElem));
+    auto r = inScaleType.div(inScaleType.constant(1), s);
+    rc = readInCompute(a, r, scaleElem, isSigned);
+  }
   typename Arith::Value y = xc;
   if (formula.quantizes())
-    y = quantizeInCompute(a, y, sc, oc, range,
+    y = quantizeInCompute(a, y, sc, oc, range, formula, rc,
                           /*roundToInteger=*/!isNarrowFloatStorage(resultElem));
   if (formula.dequantizes())
-    y = dequantizeInCompute(a, y, sc, oc);
+    y = dequantizeInCompute(a, y, sc, oc, range, formula);
   return writeResult(a, y, resultElem, isSigned);
 }
 
