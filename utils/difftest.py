@@ -11,7 +11,9 @@ quantize, quantize of dequantize, single ops), with random input types
 (f16/bf16/f32/f64), storage (i1..i16, f16/f32), grids, granularities
 (per-tensor, per-channel, blocks), constant scales and offsets drawn from edge
 sets (subnormal, zero, negative, huge, 0.1, powers of two; offsets integer,
-0.5, +-0.0) and inputs with NaN, +-Inf, ties, huge and subnormal values.
+0.5, +-0.0) and inputs with NaN, +-Inf, ties, huge and subnormal values,
+and torchao's `float_zero_point` (whole chains) or `reciprocal`
+(quantizing ops).
 
 Each batch of cases is compiled and run three ways and the printed bits are
 compared:
@@ -132,12 +134,21 @@ class Gen:
             storage = rng.choice(["int", "float", xdt])
             sdt = ("i%d" % max(1, (qmax - qmin).bit_length() + (1 if qmin < 0 else 0))
                    if storage == "int" else "f64" if storage == "float" else xdt)
+        # torchao's conventions: a FLOAT zero-point domain on every op of the
+        # chain, or the reciprocal on its quantizing ops.
+        fzp = rng.random() < 0.2
+        reciprocal = not fzp and rng.random() < 0.3
         return dict(name=name, xdt=xdt, kind=kind, qmin=qmin, qmax=qmax, shape=shape, sshape=sshape,
-                    block=block, scales=scales, offsets=offsets, xs=xs, sdt=sdt, compute=compute)
+                    block=block, scales=scales, offsets=offsets, xs=xs, sdt=sdt, compute=compute,
+                    fzp=fzp, reciprocal=reciprocal)
 
 
-def attrs(c):
+def attrs(c, op):
     a = " range [%d, %d]" % (c["qmin"], c["qmax"])
+    if c.get("reciprocal") and op != "dequantize":
+        a += " reciprocal"
+    if c.get("fzp"):
+        a += " float_zero_point"
     if c["block"]:
         a += " block [%s]" % ", ".join(map(str, c["block"]))
     if c["compute"]:
@@ -157,10 +168,10 @@ def emit_case(c):
         types.append(S)
     operands = ", %s" + (", %o" if c["offsets"] is not None else "")
     enc_types = ", ".join(types)
-    a = attrs(c)
 
     def op(name, inp, it, rt):
-        return "quant_affine.%s %s%s%s : (%s, %s) -> %s" % (name, inp, operands, a, it, enc_types, rt)
+        return "quant_affine.%s %s%s%s : (%s, %s) -> %s" % (name, inp, operands, attrs(c, name), it,
+                                                           enc_types, rt)
 
     k = c["kind"]
     if k == "qdq-qdq":
