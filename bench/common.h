@@ -4,10 +4,13 @@
 // descriptor that llvm.emit_c_interface functions take, the table entry for a
 // compiled kernel, and the layout of each encoding's scales.
 #pragma once
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 struct MemRef2D {
   void *allocated;
@@ -133,4 +136,22 @@ inline void writeFile(const std::string &path, const void *data,
     std::exit(1);
   }
   std::fclose(f);
+}
+
+/// Seconds on a steady clock, for interval timing.
+inline double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// The descriptor of a row-major rows x cols buffer.
+inline MemRef2D desc(void *p, int64_t rows, int64_t cols) {
+  return {p, p, 0, {rows, cols}, {cols, 1}};
+}
+
+/// The median of the rounds' times.
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }

@@ -178,12 +178,6 @@ struct Variant {
   int reps = 1;
 };
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// Bytes of the last-level cache (sysfs, as the pipeline reads it; 32 MiB
 /// where it says nothing).
 int64_t lastLevelCacheBytes() {
@@ -236,7 +230,7 @@ double timeOnce(Variant &v) {
   return (now() - start) / v.reps;
 }
 
-double median(std::vector<double> xs) {
+double medianOf(std::vector<double> xs) {
   std::sort(xs.begin(), xs.end());
   size_t n = xs.size();
   return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
@@ -477,7 +471,7 @@ int main(int argc, char **argv) {
   std::printf(
       "rows,cols,kind,op,range,encoding,pattern,threads,bytes,seconds,gbps\n");
   for (Variant &v : variants) {
-    double t = median(v.seconds);
+    double t = medianOf(v.seconds);
     std::printf("%lld,%lld,%s,%s,%s,%s,%s,%d,%.0f,%.9f,%.3f\n",
                 static_cast<long long>(kRows), static_cast<long long>(kCols),
                 v.kind.c_str(), v.op.c_str(), v.range.c_str(),

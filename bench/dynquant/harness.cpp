@@ -39,16 +39,6 @@ namespace {
 
 constexpr int64_t kRows = 4096, kCols = 4096, kElems = kRows * kCols;
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-MemRef2D desc(void *p, int64_t rows, int64_t cols) {
-  return {p, p, 0, {rows, cols}, {cols, 1}};
-}
-
 /// AIMET 2.x min-max (2025) for f32 input: DESIGN.md section 6, in the
 /// order AIMET rounds (f32 throughout for f32 input).
 void encodingOf(float mn, float mx, int64_t qmin, int64_t qmax, bool symmetric,
@@ -185,11 +175,6 @@ struct Case {
   int64_t qmin, qmax;
   bool symmetric;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 } // namespace
 

@@ -41,16 +41,6 @@ namespace {
 
 constexpr int64_t kCols = 4096;
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-MemRef2D desc(void *p, int64_t rows, int64_t cols) {
-  return {p, p, 0, {rows, cols}, {cols, 1}};
-}
-
 /// clamp then round to nearest even onto the grid, in double (exact).
 double fakeCast(double x, int minExponent, int mantissa, double max) {
   if (std::isnan(x))
@@ -114,11 +104,6 @@ void limit(const float *x, float *y, int64_t rows) {
       }
     }
   _mm_sfence();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 struct Case {

@@ -56,7 +56,7 @@ float quantizeRef(float x, float s, float o) {
   return q > 127.0f ? 127.0f : q;
 }
 
-double median(std::vector<double> xs) {
+double medianOf(std::vector<double> xs) {
   std::sort(xs.begin(), xs.end());
   size_t n = xs.size();
   return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
@@ -178,11 +178,11 @@ int main(int argc, char **argv) {
     }
 
   double copyGBps =
-      variants.front().bytes / median(variants.front().seconds) / 1e9;
+      variants.front().bytes / medianOf(variants.front().seconds) / 1e9;
   std::printf(
       "rows,cols,device,op,encoding,bytes,seconds,gbps,ratio_to_copy\n");
   for (Variant &v : variants) {
-    double t = median(v.seconds), gbps = v.bytes / t / 1e9;
+    double t = medianOf(v.seconds), gbps = v.bytes / t / 1e9;
     std::printf("%lld,%lld,%s,%s,%s,%.0f,%.9f,%.1f,%.3f\n",
                 static_cast<long long>(kRows), static_cast<long long>(kCols),
                 deviceName, v.op.c_str(), v.encoding.c_str(), v.bytes, t, gbps,

@@ -58,12 +58,6 @@ template <typename T> T *allocate(int64_t count) {
   return allocateFirstTouch<T>(count);
 }
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// One copy of a case's weights: codes (packed for int4) and scales.
 struct Weights {
   uint8_t *codes;
@@ -361,11 +355,6 @@ double fmaPeak() {
   if (sink == 12345.f)
     std::printf("#\n");
   return double(kSteps) * 12 * 16 * 2 * omp_get_max_threads() / seconds;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 } // namespace

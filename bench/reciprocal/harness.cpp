@@ -130,16 +130,6 @@ const Entry kKernels[] = {
      _mlir_ciface_qdq_block32_reciprocal_11008},
 };
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-MemRef2D desc(void *p, int64_t rows, int64_t cols) {
-  return {p, p, 0, {rows, cols}, {cols, 1}};
-}
-
 /// The formula: clamp(roundeven(x / s or x * (1 / s)), -128, 127), times s
 /// for qdq.
 float reference(float x, float s, bool reciprocal, bool qdq) {
@@ -147,11 +137,6 @@ float reference(float x, float s, bool reciprocal, bool qdq) {
   q = q < -128.f ? -128.f : q;
   q = 127.f < q ? 127.f : q;
   return qdq ? q * s : q;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 } // namespace
