@@ -56,7 +56,7 @@ struct QuantAffineFoldConstantsPass
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<quant_affine::QuantizerOpInterface,
-              quant_affine::ComputeEncodingOp>(op))
+              quant_affine::ComputeEncodingOp, quant_affine::FloatQDQOp>(op))
         ops.push_back(op);
     });
     OpBuilder builder(&getContext());
@@ -83,10 +83,15 @@ struct QuantAffineFoldConstantsPass
         (void)matchPattern(operand, m_Constant(&attr));
         operands.push_back(attr);
       }
-      auto folded =
-          dyn_cast_or_null<TypedAttr>(quant_affine::foldQuantizerConstants(
-              cast<quant_affine::QuantizerOpInterface>(op), operands,
-              maxElements));
+      Attribute result;
+      if (auto floatQdq = dyn_cast<quant_affine::FloatQDQOp>(op))
+        result = quant_affine::foldFloatQDQConstants(floatQdq, operands,
+                                                     maxElements);
+      else
+        result = quant_affine::foldQuantizerConstants(
+            cast<quant_affine::QuantizerOpInterface>(op), operands,
+            maxElements);
+      auto folded = dyn_cast_or_null<TypedAttr>(result);
       if (!folded)
         continue;
       builder.setInsertionPoint(op);

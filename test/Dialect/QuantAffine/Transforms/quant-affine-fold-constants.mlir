@@ -51,3 +51,21 @@ func.func @max_elements() -> (tensor<8xi8>, tensor<8xi8>) {
   %q2 = quant_affine.quantize %splat, %s2 range [-128, 127] : (tensor<8xf32>, tensor<f32>) -> tensor<8xi8>
   return %q, %q2 : tensor<8xi8>, tensor<8xi8>
 }
+
+// float_qdq folds too, past -canonicalize's limit: 2^17 f32 values through
+// fp8 E4M3 (448 = the largest, 1.0 and 0.1 rounded to 0.1015625), and a
+// float8 storage quantize.
+// CHECK-LABEL: func.func @float_qdq_large
+// CHECK-DAG: arith.constant dense<0.1015625> : tensor<131072xf32>
+// CHECK-DAG: arith.constant dense<[1.000000e+00, 4.480000e+02, 0.1015625, -0.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<[5.000000e-01, 4.480000e+02, 5.078130e-02, -0.000000e+00]> : tensor<4xf8E4M3FN>
+// CHECK-NOT: quant_affine.
+func.func @float_qdq_large() -> (tensor<131072xf32>, tensor<4xf32>, tensor<4xf8E4M3FN>) {
+  %x = arith.constant dense<0.1> : tensor<131072xf32>
+  %y = quant_affine.float_qdq %x format [4, 3] finite : (tensor<131072xf32>) -> tensor<131072xf32>
+  %v = arith.constant dense<[1.0, 1000.0, 0.1, -0.0]> : tensor<4xf32>
+  %w = quant_affine.float_qdq %v format [4, 3] finite : (tensor<4xf32>) -> tensor<4xf32>
+  %s = arith.constant dense<2.0> : tensor<f32>
+  %q = quant_affine.quantize %v, %s range [-448, 448] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf8E4M3FN>
+  return %y, %w, %q : tensor<131072xf32>, tensor<4xf32>, tensor<4xf8E4M3FN>
+}

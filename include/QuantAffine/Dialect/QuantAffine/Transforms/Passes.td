@@ -20,8 +20,9 @@ include "mlir/Pass/PassBase.td"
 def QuantAffineFoldConstantsPass : Pass<"quant-affine-fold-constants"> {
   let summary = "Fold quant_affine ops on constants of any size";
   let description = [{
-    Replaces every `quantize`, `dequantize` and `qdq` whose operands are
-    constants with an `arith.constant`, computed by the op folders' evaluator
+    Replaces every `quantize`, `dequantize`, `qdq` and `float_qdq` whose
+    operands are constants with an `arith.constant`, computed by the op
+    folders' evaluator
     (the formula template the generated code uses, in APFloat), without the
     size limit of `-canonicalize` (65,536 elements). Use it to quantize
     weights ahead of time.
