@@ -64,9 +64,9 @@ static MlirOperation buildFunction(MlirContext ctx, MlirLocation loc) {
   MlirType sType = mlirRankedTensorTypeGet(2, scaleShape, f32, noEncoding);
 
   MlirType argTypes[] = {xType, sType, sType};
-  MlirType resultTypes[] = {qType, xType, xType};
+  MlirType resultTypes[] = {qType, xType, xType, xType};
   MlirLocation argLocs[] = {loc, loc, loc};
-  MlirType funcType = mlirFunctionTypeGet(ctx, 3, argTypes, 3, resultTypes);
+  MlirType funcType = mlirFunctionTypeGet(ctx, 3, argTypes, 4, resultTypes);
 
   MlirRegion bodyRegion = mlirRegionCreate();
   MlirBlock body = mlirBlockCreate(3, argTypes, argLocs);
@@ -79,6 +79,8 @@ static MlirOperation buildFunction(MlirContext ctx, MlirLocation loc) {
   int64_t blocks[] = {1, 32};
   MlirOperation quantize = mlirQuantAffineQuantizeOpCreate(
       loc, qType, x, s, o, -128, 127, 2, blocks, noComputeType);
+  // torchao's convention: multiply by 1 / s.
+  mlirQuantAffineQuantizerOpSetReciprocal(quantize, true);
   mlirBlockAppendOwnedOperation(body, quantize);
   MlirOperation dequantize = mlirQuantAffineDequantizeOpCreate(
       loc, xType, mlirOperationGetResult(quantize, 0), s, o, -128, 127, 2,
@@ -89,20 +91,26 @@ static MlirOperation buildFunction(MlirContext ctx, MlirLocation loc) {
   MlirOperation qdq = mlirQuantAffineQDQOpCreate(
       loc, x, s, noOffset, 0, 15, 2, wildcardBlocks, mlirF64TypeGet(ctx));
   mlirBlockAppendOwnedOperation(body, qdq);
+  // An fp8 E4M3 fake cast with a maxval per block of 32.
+  MlirOperation floatQdq = mlirQuantAffineFloatQDQOpCreate(
+      loc, x, s, 4, 3, /*finite=*/true, /*unsignedZero=*/false, 2, blocks);
+  mlirBlockAppendOwnedOperation(body, floatQdq);
 
   MlirValue results[] = {mlirOperationGetResult(quantize, 0),
                          mlirOperationGetResult(dequantize, 0),
-                         mlirOperationGetResult(qdq, 0)};
+                         mlirOperationGetResult(qdq, 0),
+                         mlirOperationGetResult(floatQdq, 0)};
   MlirOperationState returnState =
       mlirOperationStateGet(str("func.return"), loc);
-  mlirOperationStateAddOperands(&returnState, 3, results);
+  mlirOperationStateAddOperands(&returnState, 4, results);
   mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&returnState));
 
-  printf("isa quantize: %d %d, dequantize: %d, qdq: %d\n",
+  printf("isa quantize: %d %d, dequantize: %d, qdq: %d, float_qdq: %d\n",
          mlirOperationIsAQuantAffineQuantizeOp(quantize),
          mlirOperationIsAQuantAffineQuantizeOp(qdq),
          mlirOperationIsAQuantAffineDequantizeOp(dequantize),
-         mlirOperationIsAQuantAffineQDQOp(qdq));
+         mlirOperationIsAQuantAffineQDQOp(qdq),
+         mlirOperationIsAQuantAffineFloatQDQOp(floatQdq));
 
   MlirNamedAttribute funcAttrs[] = {
       namedAttr(ctx, "sym_name", mlirStringAttrGet(ctx, str("quantizers"))),
@@ -135,7 +143,7 @@ int main(void) {
   MlirOperation moduleOp = mlirModuleGetOperation(module);
   mlirBlockAppendOwnedOperation(mlirModuleGetBody(module),
                                 buildFunction(ctx, loc));
-  // CHECK: isa quantize: 1 0, dequantize: 1, qdq: 1
+  // CHECK: isa quantize: 1 0, dequantize: 1, qdq: 1, float_qdq: 1
 
   printf("verified: %d\n", mlirOperationVerify(moduleOp));
   mlirOperationPrint(moduleOp, printToStdout, NULL);
@@ -146,7 +154,7 @@ int main(void) {
   // CHECK-SAME: %[[X:.*]]: tensor<4x64xf32>, %[[S:.*]]: tensor<4x2xf32>,
   // CHECK-SAME: %[[O:.*]]: tensor<4x2xf32>)
   // CHECK: %[[Q:.*]] = quant_affine.quantize %[[X]], %[[S]], %[[O]]
-  // CHECK-SAME: range [-128, 127] block [1, 32]
+  // CHECK-SAME: range [-128, 127] reciprocal block [1, 32]
   // CHECK-SAME: -> tensor<4x64xi8>
   // CHECK: %[[D:.*]] = quant_affine.dequantize %[[Q]], %[[S]], %[[O]]
   // CHECK-SAME: range [-128, 127] block [1, 32]
@@ -154,7 +162,9 @@ int main(void) {
   // CHECK: %[[Y:.*]] = quant_affine.qdq %[[X]], %[[S]]
   // CHECK-SAME: range [0, 15] block [1, -1] compute f64
   // CHECK-SAME: : (tensor<4x64xf32>, tensor<4x2xf32>) -> tensor<4x64xf32>
-  // CHECK: return %[[Q]], %[[D]], %[[Y]]
+  // CHECK: %[[F:.*]] = quant_affine.float_qdq %[[X]], %[[S]]
+  // CHECK-SAME: format [4, 3] finite block [1, 32]
+  // CHECK: return %[[Q]], %[[D]], %[[Y]], %[[F]]
 
   // The builders do not verify: an empty grid is reported by
   // mlirOperationVerify (through the context's diagnostics, on stderr).

@@ -65,11 +65,30 @@ MLIR_CAPI_EXPORTED MlirOperation mlirQuantAffineQDQOpCreate(
     int64_t qmin, int64_t qmax, intptr_t nBlockSizes, const int64_t *blockSizes,
     MlirType computeType);
 
-/// Whether `op` is a quant_affine.quantize, dequantize or qdq operation.
+/// quant_affine.float_qdq: rounds `input` onto the grid of the float format
+/// with `exponentBits` and `mantissaBits` (`finite`, `unsignedZero`: the
+/// flags of the real formats, docs/FloatQDQ.md); `maxval` is a null
+/// MlirValue for none, else laid out like a scale (`blockSizes` as above).
+MLIR_CAPI_EXPORTED MlirOperation mlirQuantAffineFloatQDQOpCreate(
+    MlirLocation location, MlirValue input, MlirValue maxval,
+    int64_t exponentBits, int64_t mantissaBits, bool finite, bool unsignedZero,
+    intptr_t nBlockSizes, const int64_t *blockSizes);
+
+/// torchao's conventions on a quantize, dequantize or qdq `op` built above:
+/// `reciprocal` (quantize, qdq: multiply by 1 / s) and `float_zero_point`
+/// (the offset is torchao's FLOAT-domain zero point). DESIGN.md section 8.
+MLIR_CAPI_EXPORTED void
+mlirQuantAffineQuantizerOpSetReciprocal(MlirOperation op, bool value);
+MLIR_CAPI_EXPORTED void
+mlirQuantAffineQuantizerOpSetFloatZeroPoint(MlirOperation op, bool value);
+
+/// Whether `op` is a quant_affine.quantize, dequantize, qdq or float_qdq
+/// operation.
 MLIR_CAPI_EXPORTED bool mlirOperationIsAQuantAffineQuantizeOp(MlirOperation op);
 MLIR_CAPI_EXPORTED bool
 mlirOperationIsAQuantAffineDequantizeOp(MlirOperation op);
 MLIR_CAPI_EXPORTED bool mlirOperationIsAQuantAffineQDQOp(MlirOperation op);
+MLIR_CAPI_EXPORTED bool mlirOperationIsAQuantAffineFloatQDQOp(MlirOperation op);
 
 #ifdef __cplusplus
 }

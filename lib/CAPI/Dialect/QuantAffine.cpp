@@ -83,6 +83,39 @@ MlirOperation mlirQuantAffineQDQOpCreate(MlirLocation location, MlirValue input,
                                   blockSizes, computeType);
 }
 
+MlirOperation mlirQuantAffineFloatQDQOpCreate(
+    MlirLocation location, MlirValue input, MlirValue maxval,
+    int64_t exponentBits, int64_t mantissaBits, bool finite, bool unsignedZero,
+    intptr_t nBlockSizes, const int64_t *blockSizes) {
+  Location loc = unwrap(location);
+  MLIRContext *context = loc.getContext();
+  context->getOrLoadDialect<QuantAffineDialect>();
+  OpBuilder builder(context);
+  DenseI64ArrayAttr blockSizeAttr;
+  if (nBlockSizes > 0)
+    blockSizeAttr = builder.getDenseI64ArrayAttr(
+        ArrayRef<int64_t>(blockSizes, static_cast<size_t>(nBlockSizes)));
+  Value maxvalValue = mlirValueIsNull(maxval) ? Value() : unwrap(maxval);
+  auto op = FloatQDQOp::create(
+      builder, loc, unwrap(input).getType(), unwrap(input), maxvalValue,
+      exponentBits, mantissaBits, finite, unsignedZero, blockSizeAttr);
+  return wrap(op.getOperation());
+}
+
+void mlirQuantAffineQuantizerOpSetReciprocal(MlirOperation op, bool value) {
+  Operation *operation = unwrap(op);
+  operation->setAttr("reciprocal", value
+                                       ? UnitAttr::get(operation->getContext())
+                                       : Attribute());
+}
+
+void mlirQuantAffineQuantizerOpSetFloatZeroPoint(MlirOperation op, bool value) {
+  Operation *operation = unwrap(op);
+  operation->setAttr("float_zero_point",
+                     value ? UnitAttr::get(operation->getContext())
+                           : Attribute());
+}
+
 bool mlirOperationIsAQuantAffineQuantizeOp(MlirOperation op) {
   return isa<QuantizeOp>(unwrap(op));
 }
@@ -93,4 +126,8 @@ bool mlirOperationIsAQuantAffineDequantizeOp(MlirOperation op) {
 
 bool mlirOperationIsAQuantAffineQDQOp(MlirOperation op) {
   return isa<QDQOp>(unwrap(op));
+}
+
+bool mlirOperationIsAQuantAffineFloatQDQOp(MlirOperation op) {
+  return isa<FloatQDQOp>(unwrap(op));
 }
