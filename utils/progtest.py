@@ -91,6 +91,7 @@ FEATURES = {
     "edge-values": "NaN, infinities, huge, subnormal and zero scales and inputs",
     "compute-type": "explicit compute types",
     "unit-dims": "dims of size 1 (1x1x1 tensors, 1-row matmuls)",
+    "torchao": "torchao's reciprocal and float_zero_point on tensor quantizer ops",
 }
 
 # Each entry: (pre-passes, pipeline options). `cover` has every option value
@@ -420,6 +421,12 @@ class Enc:
         self.qmin, self.qmax, self.S, self.sdyn, self.block, self.B = qmin, qmax, S, sdyn, block, B
         self.stype, self.scales, self.offsets, self.compute, self.src = (
             stype, scales, offsets, compute, src)
+        self.torchao = ()  # torchao properties of the tensor ops (flags_for)
+
+    def flags_for(self, op):
+        """The torchao properties an `op` with this encoding carries: no
+        reciprocal on dequantize."""
+        return tuple(f for f in self.torchao if not (f == "reciprocal" and op == "dequantize"))
 
     def scale_index(self, idx):
         n, k = len(idx), len(self.S)
@@ -428,8 +435,10 @@ class Enc:
             si = si * self.S[d] + idx[n - k + d] // self.B[d]
         return si
 
-    def attrs(self):
+    def attrs(self, flags=()):
         a = " range [%d, %d]" % (self.qmin, self.qmax)
+        for f in flags:
+            a += " " + f
         if self.block is not None:
             a += " block [%s]" % ", ".join(map(str, self.block))
         if self.compute:
@@ -685,7 +694,13 @@ class Program:
             if cands:
                 compute = rng.choice(cands)
         src = "arg" if (self.has("scale-args") and fn.kernel and rng.random() < 0.4) else "const"
-        return Enc(qmin, qmax, S, sdyn, block, B, stype, scales, offsets, compute, src)
+        enc = Enc(qmin, qmax, S, sdyn, block, B, stype, scales, offsets, compute, src)
+        if self.has("torchao"):
+            # torchao's conventions (DESIGN.md section 8), for the tensor ops
+            # that quant_op emits with this encoding.
+            t = random.Random(rng.random()).random()
+            enc.torchao = ("float_zero_point",) if t < 0.2 else ("reciprocal",) if t < 0.45 else ()
+        return enc
 
     def emit_enc_operands(self, fn, rng, enc):
         mode = "arg" if enc.src == "arg" and fn.kernel else "const"
@@ -702,9 +717,11 @@ class Program:
         ops, types = self.emit_enc_operands(fn, rng, enc)
         r = Val(fn.fresh("q"), x.shape, x.dyn, relem, None, signed=enc.qmin < 0,
                 grid=(enc.qmin, enc.qmax))
+        flags = enc.flags_for(op)
         fn.emit("%s = quant_affine.%s %s, %s%s : (%s, %s) -> %s"
-                % (r.name, op, x.name, ", ".join(ops), enc.attrs(), x.type, ", ".join(types), r.type))
-        r.data = self.ref_quant(op, x, enc, relem)
+                % (r.name, op, x.name, ", ".join(ops), enc.attrs(flags), x.type, ", ".join(types),
+                   r.type))
+        r.data = self.ref_quant(op, x, enc, relem, flags)
         if relem in PACKED and any(r.dyn):
             # A packed buffer of dynamic shape cannot cross a function
             # boundary and be read back (docs/Packing.md): cast it to the
@@ -715,8 +732,10 @@ class Program:
             return s
         return r
 
-    def ref_quant(self, op, x, enc, relem):
+    def ref_quant(self, op, x, enc, relem, flags=None):
         out = []
+        flags = enc.flags_for(op) if flags is None else flags
+        recip, fzp = "reciprocal" in flags, "float_zero_point" in flags
         if op == "dequantize":
             C = compute_type("dequantize", relem, enc.qmin, enc.qmax, enc.compute)
         else:
@@ -730,11 +749,11 @@ class Program:
             elif xv is OPQ:
                 out.append(OPQ if op != "quantize" or is_float(relem) else None)
             elif op == "quantize":
-                out.append(ref_quantize(xv, s, o, enc.qmin, enc.qmax, C, relem))
+                out.append(ref_quantize(xv, s, o, enc.qmin, enc.qmax, C, relem, recip, fzp, enc.stype))
             elif op == "dequantize":
-                out.append(ref_dequantize(xv, s, o, enc.qmin, x.elem, C, relem))
+                out.append(ref_dequantize(xv, s, o, enc.qmin, x.elem, C, relem, fzp, enc.qmax))
             else:
-                out.append(ref_qdq(xv, s, o, enc.qmin, enc.qmax, C, relem))
+                out.append(ref_qdq(xv, s, o, enc.qmin, enc.qmax, C, relem, recip, fzp, enc.stype))
         return out
 
     # ------------------------------------------------------------ pool helpers

@@ -223,28 +223,51 @@ def to_signed(u, width):
     return u - (1 << width) if u >> (width - 1) else u
 
 
-def quant_core(x, s, o, qmin, qmax, C):
+def fzp_mid(qmin, qmax, C):
+    """torchao's FLOAT-domain midpoint (qmin + qmax + 1) / 2, in C."""
+    return cast((qmin + qmax + 1) / 2.0, C)
+
+
+def quant_core(x, s, o, qmin, qmax, C, r=None, fzp=False):
     """clamp(rne(x / s) - o, qmin, qmax) in C; x, s, o already in C. An
     absent offset (None) subtracts nothing (as the lowering does; for
-    -0.0 this differs from subtracting +0.0 only in dequantize and qdq)."""
-    r = rint(fdiv(x, s, C))
-    if o is not None:
-        r = sub(r, o, C)
-    return clamp(r, cast(float(qmin), C), cast(float(qmax), C))
+    -0.0 this differs from subtracting +0.0 only in dequantize and qdq).
+    torchao (DESIGN.md section 8): with `r` (1 / s rounded in the scale's
+    type, in C) x * r replaces x / s; with `fzp` o is the zero point z (+0.0
+    when absent) and rne((x - (z - s * mid)) / s) is clamped."""
+    if fzp:
+        z = o if o is not None else 0.0
+        min_val = sub(z, mul(s, fzp_mid(qmin, qmax, C), C), C)
+        q = rint(fdiv(sub(x, min_val, C), s, C))
+    else:
+        q = rint(mul(x, r, C) if r is not None else fdiv(x, s, C))
+        if o is not None:
+            q = sub(q, o, C)
+    return clamp(q, cast(float(qmin), C), cast(float(qmax), C))
 
 
-def dequant_core(q, s, o, C):
-    """(q + o) * s in C; an absent offset adds nothing, so -0.0 stays."""
+def dequant_core(q, s, o, C, fzp=False, qmin=0, qmax=0):
+    """(q + o) * s in C; an absent offset adds nothing, so -0.0 stays. With
+    `fzp`: ((q - mid) * s) + z, z = +0.0 when absent."""
+    if fzp:
+        z = o if o is not None else 0.0
+        return add(mul(sub(q, fzp_mid(qmin, qmax, C), C), s, C), z, C)
     if o is not None:
         q = add(q, o, C)
     return mul(q, s, C)
 
 
-def ref_quantize(x, s, o, qmin, qmax, C, rtype):
+def reciprocal_in(s, stype, C):
+    """1 / s rounded in the scale's type, then read in C."""
+    return cast(fdiv(1.0, s, stype), C)
+
+
+def ref_quantize(x, s, o, qmin, qmax, C, rtype, reciprocal=False, fzp=False, stype="f32"):
     """One element: x in its type, s and o in theirs (o may be None).
     Integer results come back as unsigned bit patterns, None for poison."""
     oc = None if o is None else cast(o, C)
-    q = quant_core(cast(x, C), cast(s, C), oc, qmin, qmax, C)
+    r = reciprocal_in(s, stype, C) if reciprocal else None
+    q = quant_core(cast(x, C), cast(s, C), oc, qmin, qmax, C, r, fzp)
     if rtype in WIDTH:
         return cast(q, rtype)
     if q != q:
@@ -253,7 +276,7 @@ def ref_quantize(x, s, o, qmin, qmax, C, rtype):
     return int(q) & ((1 << w) - 1)  # fptosi/fptoui: toward zero
 
 
-def ref_dequantize(q, s, o, qmin, qtype, C, rtype):
+def ref_dequantize(q, s, o, qmin, qtype, C, rtype, fzp=False, qmax=0):
     """q: a float in qtype, or an unsigned bit pattern of an integer qtype."""
     if qtype in WIDTH:
         qc = cast(q, C)
@@ -261,14 +284,15 @@ def ref_dequantize(q, s, o, qmin, qtype, C, rtype):
         w = int(qtype[1:])
         qc = int_to_float(to_signed(q, w) if qmin < 0 else q, C)
     oc = None if o is None else cast(o, C)
-    return cast(dequant_core(qc, cast(s, C), oc, C), rtype)
+    return cast(dequant_core(qc, cast(s, C), oc, C, fzp, qmin, qmax), rtype)
 
 
-def ref_qdq(x, s, o, qmin, qmax, C, xtype):
+def ref_qdq(x, s, o, qmin, qmax, C, xtype, reciprocal=False, fzp=False, stype="f32"):
     sc = cast(s, C)
     oc = None if o is None else cast(o, C)
-    q = quant_core(cast(x, C), sc, oc, qmin, qmax, C)
-    return cast(dequant_core(q, sc, oc, C), xtype)
+    r = reciprocal_in(s, stype, C) if reciprocal else None
+    q = quant_core(cast(x, C), sc, oc, qmin, qmax, C, r, fzp)
+    return cast(dequant_core(q, sc, oc, C, fzp, qmin, qmax), xtype)
 
 
 # --------------------------------------------------------------- running
