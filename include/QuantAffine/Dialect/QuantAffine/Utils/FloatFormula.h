@@ -76,7 +76,8 @@ struct FloatFormat {
   /// Whether every finite value of `type` is on the grid and within
   /// +-fmt_max: the fake cast is then a clamp to +-fmt_max.
   bool holdsEveryFiniteValueOf(FloatType type) const;
-  /// Whether the format's conversion to f16 or bf16 rounds (see above).
+  /// f16 or bf16 for those two formats, which round by the conversion to
+  /// that type and back (see above); null for the others.
   FloatType conversionType(MLIRContext *ctx) const;
 };
 
