@@ -266,3 +266,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// float_qdq tiles and fuses like the quantizers: fp8 weights with a maxval
+// per block of 32, fake-cast into a matmul tiled 32 x 64 (the weight's rows
+// and their maxval rows), and one without maxval tiled across blocks.
+// CHECK-LABEL: func.func @fuse_float_qdq
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<128x64xf32>, %[[W:[a-z0-9]+]]: tensor<256x64xf32>, %[[M:[a-z0-9]+]]: tensor<256x2xf32>
+// CHECK: scf.forall (%{{.+}}, %[[J:.+]]) in (4, 4)
+// CHECK: %[[N:.+]] = affine.apply #{{.+}}(%[[J]])
+// CHECK: %[[WT:.+]] = tensor.extract_slice %[[W]][%[[N]], 0] [64, 64] [1, 1] : tensor<256x64xf32> to tensor<64x64xf32>
+// CHECK: %[[MT:.+]] = tensor.extract_slice %[[M]][%[[N]], 0] [64, 2] [1, 1] : tensor<256x2xf32> to tensor<64x2xf32>
+// CHECK: %[[B:.+]] = quant_affine.float_qdq %[[WT]], %[[MT]] format [4, 3] finite block [1, 32] : (tensor<64x64xf32>, tensor<64x2xf32>) -> tensor<64x64xf32>
+// CHECK: linalg.matmul {{.*}} ins(%{{.+}}, %[[B]] : tensor<32x64xf32>, tensor<64x64xf32>)
+func.func @fuse_float_qdq(%a: tensor<128x64xf32>, %w: tensor<256x64xf32>, %m: tensor<256x2xf32>, %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %b = quant_affine.float_qdq %w, %m format [4, 3] finite block [1, 32] : (tensor<256x64xf32>, tensor<256x2xf32>) -> tensor<256x64xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<128x64xf32>, tensor<256x64xf32>) outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %r : tensor<128x256xf32>
+}
+
+// CHECK-LABEL: func.func @tile_float_qdq
+// CHECK: scf.forall
+// CHECK: quant_affine.float_qdq %{{.+}} format [5, 2] : (tensor<8x16xf32>) -> tensor<8x16xf32>
+func.func @tile_float_qdq(%x: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %y = quant_affine.float_qdq %x format [5, 2] : (tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %y : tensor<32x64xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %fuse = transform.structured.match ops{["func.func"]} attributes {sym_name = "fuse_float_qdq"} in %root : (!transform.any_op) -> !transform.any_op
+    %fq = transform.structured.match ops{["quant_affine.float_qdq"]} in %fuse : (!transform.any_op) -> !transform.any_op
+    %tiled, %loop = transform.structured.tile_using_forall %mm tile_sizes [32, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fused, %new_loop = transform.structured.fuse_into_containing_op %fq into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "tile_float_qdq"} in %root : (!transform.any_op) -> !transform.any_op
+    %plain = transform.structured.match ops{["quant_affine.float_qdq"]} in %func : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %plain tile_sizes [8, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

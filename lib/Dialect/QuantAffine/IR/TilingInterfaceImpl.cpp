@@ -70,18 +70,25 @@ struct TilePlan {
   bool grown = false;
 };
 
+/// What tiling reads of an op: its input and the scale-shaped operand (a
+/// quantizer's scale, float_qdq's maxval) with its block sizes.
+struct EncodedOp {
+  Value input, scale;
+  DenseI64ArrayAttr blockSize;
+};
+
 /// Plans the tile of `op` at `offsets`/`sizes` (one per input dim).
 class TilePlanner {
 public:
-  TilePlanner(OpBuilder &b, QuantizerOpInterface op)
-      : b(b), loc(op.getLoc()), op(op) {}
+  TilePlanner(OpBuilder &b, Location loc, EncodedOp op)
+      : b(b), loc(loc), op(op) {}
 
   TilePlan plan(ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
-    auto inputType = cast<RankedTensorType>(op.getInput().getType());
-    auto scaleType = cast<RankedTensorType>(op.getScale().getType());
+    auto inputType = cast<RankedTensorType>(op.input.getType());
+    auto scaleType = cast<RankedTensorType>(op.scale.getType());
     int64_t n = inputType.getRank(), k = scaleType.getRank();
     std::optional<ArrayRef<int64_t>> blocks;
-    if (DenseI64ArrayAttr attr = op.getBlockSizeAttr())
+    if (DenseI64ArrayAttr attr = op.blockSize)
       blocks = attr.asArrayRef();
     SmallVector<int64_t> resolved =
         resolveBlockSizes(inputType.getShape(), scaleType.getShape(), blocks);
@@ -140,7 +147,7 @@ private:
     }
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value broadcast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            dim(op.getScale(), d), one);
+                                            dim(op.scale, d), one);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     p.scaleOffsets.push_back(
         arith::SelectOp::create(b, loc, broadcast, zero, value(off))
@@ -189,9 +196,9 @@ private:
   /// blocks, in arith (affine maps cannot divide by a value).
   void planDynamicBlock(TilePlan &p, int64_t a, int64_t d) {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value scaleDim = arith::MaxUIOp::create(b, loc, dim(op.getScale(), d), one);
+    Value scaleDim = arith::MaxUIOp::create(b, loc, dim(op.scale, d), one);
     Value block = arith::MaxUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, dim(op.getInput(), a), scaleDim),
+        b, loc, arith::DivUIOp::create(b, loc, dim(op.input, a), scaleDim),
         one);
     Value off = value(p.inputOffsets[a]), size = value(p.inputSizes[a]);
     Value first = arith::DivUIOp::create(b, loc, off, block);
@@ -209,7 +216,7 @@ private:
 
   OpBuilder &b;
   Location loc;
-  QuantizerOpInterface op;
+  EncodedOp op;
 };
 
 /// A slice of `source` with unit strides (rank 0: `source` itself).
@@ -231,7 +238,9 @@ FailureOr<TilingResult> tileQuantizer(OpBuilder &b, QuantizerOpInterface op,
   if (!isa<RankedTensorType>(op.getInput().getType()))
     return failure();
   Location loc = op.getLoc();
-  TilePlan p = TilePlanner(b, op).plan(offsets, sizes);
+  TilePlan p =
+      TilePlanner(b, loc, {op.getInput(), op.getScale(), op.getBlockSizeAttr()})
+          .plan(offsets, sizes);
   TilingResult result;
   Value input = slice(b, loc, op.getInput(), p.inputOffsets, p.inputSizes,
                       result.generatedSlices);
@@ -258,6 +267,45 @@ FailureOr<TilingResult> tileQuantizer(OpBuilder &b, QuantizerOpInterface op,
   return result;
 }
 
+/// float_qdq: its input, and the maxval planned like a scale.
+FailureOr<TilingResult> tileFloatQDQ(OpBuilder &b, FloatQDQOp op,
+                                     ArrayRef<OpFoldResult> offsets,
+                                     ArrayRef<OpFoldResult> sizes) {
+  if (!isa<RankedTensorType>(op.getInput().getType()))
+    return failure();
+  Location loc = op.getLoc();
+  TilingResult result;
+  TilePlan p;
+  if (op.getMaxval()) {
+    p = TilePlanner(b, loc,
+                    {op.getInput(), op.getMaxval(), op.getBlockSizeAttr()})
+            .plan(offsets, sizes);
+  } else {
+    p.inputOffsets.assign(offsets);
+    p.inputSizes.assign(sizes);
+  }
+  Value input = slice(b, loc, op.getInput(), p.inputOffsets, p.inputSizes,
+                      result.generatedSlices);
+  SmallVector<Value, 2> operands = {input};
+  if (op.getMaxval())
+    operands.push_back(slice(b, loc, op.getMaxval(), p.scaleOffsets,
+                             p.scaleSizes, result.generatedSlices));
+  // A copy with every property, on the slices.
+  auto tiled = cast<FloatQDQOp>(b.clone(*op.getOperation()));
+  tiled->setOperands(operands);
+  tiled.getResult().setType(input.getType());
+  if (!p.blockSize.empty())
+    tiled.setBlockSizeAttr(b.getDenseI64ArrayAttr(p.blockSize));
+  result.tiledOps.push_back(tiled);
+  Value value = tiled.getResult();
+  if (p.grown) {
+    SmallVector<Operation *> ignored;
+    value = slice(b, loc, value, p.resultOffsets, sizes, ignored);
+  }
+  result.tiledValues.push_back(value);
+  return result;
+}
+
 template <typename OpTy>
 struct QuantizerTilingModel
     : TilingInterface::ExternalModel<QuantizerTilingModel<OpTy>, OpTy> {
@@ -276,7 +324,7 @@ struct QuantizerTilingModel
   SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
     if (!tensorType(op))
       return {};
-    Value input = cast<QuantizerOpInterface>(op).getInput();
+    Value input = op->getOperand(0); // the input, of every op here
     SmallVector<Range> domain;
     for (OpFoldResult size : tensor::getMixedSizes(b, op->getLoc(), input))
       domain.push_back({b.getIndexAttr(0), size, b.getIndexAttr(1)});
@@ -287,6 +335,8 @@ struct QuantizerTilingModel
   getTiledImplementation(Operation *op, OpBuilder &b,
                          ArrayRef<OpFoldResult> offsets,
                          ArrayRef<OpFoldResult> sizes) const {
+    if (auto floatQdq = dyn_cast<FloatQDQOp>(op))
+      return tileFloatQDQ(b, floatQdq, offsets, sizes);
     return tileQuantizer(b, cast<QuantizerOpInterface>(op), offsets, sizes);
   }
 
@@ -332,7 +382,7 @@ struct QuantizerReifyModel
                                                       OpTy> {
   LogicalResult reifyResultShapes(Operation *op, OpBuilder &b,
                                   ReifiedRankedShapedTypeDims &shapes) const {
-    Value input = cast<QuantizerOpInterface>(op).getInput();
+    Value input = op->getOperand(0);
     if (!isa<RankedTensorType>(input.getType()))
       return failure();
     shapes.push_back(tensor::getMixedSizes(b, op->getLoc(), input));
@@ -350,6 +400,6 @@ template <typename... Ops> void attachModels(MLIRContext *ctx) {
 void mlir::quant_affine::registerTilingInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, QuantAffineDialect *) {
-    attachModels<QuantizeOp, DequantizeOp, QDQOp>(ctx);
+    attachModels<QuantizeOp, DequantizeOp, QDQOp, FloatQDQOp>(ctx);
   });
 }
