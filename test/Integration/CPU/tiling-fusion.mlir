@@ -153,6 +153,21 @@ func.func @quantize_tiled(%x: tensor<6x96xf32>, %s: tensor<3x3xf32>) -> tensor<6
   return %q : tensor<6x96xi4>
 }
 
+// float_qdq with a maxval per block of [2, 32] (fp8 E4M3), tiled across
+// blocks like the quantizers.
+func.func @float_qdq_untiled(%x: tensor<6x96xf32>, %m: tensor<3x3xf32>) -> tensor<6x96xf32> {
+  %y = quant_affine.float_qdq %x, %m format [4, 3] finite block [2, 32] : (tensor<6x96xf32>, tensor<3x3xf32>) -> tensor<6x96xf32>
+  return %y : tensor<6x96xf32>
+}
+
+// IR-LABEL: func.func @float_qdq_tiled
+// IR: scf.forall
+// IR: quant_affine.float_qdq {{.*}} format [4, 3] finite block [2, 32] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+func.func @float_qdq_tiled(%x: tensor<6x96xf32>, %m: tensor<3x3xf32>) -> tensor<6x96xf32> {
+  %y = quant_affine.float_qdq %x, %m format [4, 3] finite block [2, 32] : (tensor<6x96xf32>, tensor<3x3xf32>) -> tensor<6x96xf32>
+  return %y : tensor<6x96xf32>
+}
+
 // A wildcard block over dynamic dims: the block size is known at run time
 // only.
 // IR-LABEL: func.func @wildcard_dynamic_tiled
@@ -271,6 +286,11 @@ func.func @print2(%u: tensor<?x?xf32>, %t: tensor<?x?xf32>) {
 // CHECK-NEXT: [[QDQ:\[.*]]
 // CHECK-NEXT: Unranked Memref {{.*}} data =
 // CHECK-NEXT: [[QDQ]]
+// CHECK-LABEL: float_qdq
+// CHECK-NEXT: Unranked Memref {{.*}} data =
+// CHECK-NEXT: [[FQ:\[.*]]
+// CHECK-NEXT: Unranked Memref {{.*}} data =
+// CHECK-NEXT: [[FQ]]
 // CHECK-LABEL: unblocked_dynamic
 // CHECK-NEXT: Unranked Memref {{.*}} data =
 // CHECK-NEXT: [[QDQ:\[.*]]
@@ -373,6 +393,13 @@ func.func @main() {
   %y2d = tensor.cast %y2 : tensor<6x96xf32> to tensor<?x?xf32>
   call @print2(%y2d, %y3) : (tensor<?x?xf32>, tensor<?x?xf32>) -> ()
 
+  vector.print str "float_qdq\n"
+  %fq0 = call @float_qdq_untiled(%x, %sx) : (tensor<6x96xf32>, tensor<3x3xf32>) -> tensor<6x96xf32>
+  %fq1 = call @float_qdq_tiled(%x, %sx) : (tensor<6x96xf32>, tensor<3x3xf32>) -> tensor<6x96xf32>
+  %fq0d = tensor.cast %fq0 : tensor<6x96xf32> to tensor<?x?xf32>
+  %fq1d = tensor.cast %fq1 : tensor<6x96xf32> to tensor<?x?xf32>
+  call @print2(%fq0d, %fq1d) : (tensor<?x?xf32>, tensor<?x?xf32>) -> ()
+
   vector.print str "unblocked_dynamic\n"
   %su_d = call @pattern(%c1, %c96, %c9, %step) : (index, index, index, f32) -> tensor<?x?xf32>
   %su_a = math.absf %su_d : tensor<?x?xf32>
@@ -431,6 +458,8 @@ module @schedule attributes {transform.with_named_sequence, sym_visibility = "pr
     transform.include @tile_op failures(propagate) (%f9) : (!transform.any_op) -> ()
     %f10 = transform.structured.match ops{["func.func"]} attributes {sym_name = "unblocked_dynamic_tiled"} in %root : (!transform.any_op) -> !transform.any_op
     transform.include @tile_op failures(propagate) (%f10) : (!transform.any_op) -> ()
+    %f11 = transform.structured.match ops{["func.func"]} attributes {sym_name = "float_qdq_tiled"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.include @tile_op failures(propagate) (%f11) : (!transform.any_op) -> ()
     transform.yield
   }
 }
