@@ -146,7 +146,7 @@ TEST_F(FloatQDQTruncFTest, RandomF32) {
     // Half uniform bit patterns, half near 1 where the formats' grids are.
     uint32_t bits = rng();
     if (i % 2)
-      bits = 0x3C000000u + (bits % 0x08000000u) | (bits & 0x80000000u);
+      bits = (0x3C000000u + bits % 0x08000000u) | (bits & 0x80000000u);
     values.emplace_back(llvm::APFloat::IEEEsingle(), llvm::APInt(32, bits));
   }
   for (const Target &t : kTargets)

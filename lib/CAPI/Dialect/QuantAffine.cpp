@@ -26,6 +26,15 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(QuantAffine, quant_affine,
                                       QuantAffineDialect)
 
 namespace {
+/// The block_size property from the C arguments (none for 0 sizes).
+DenseI64ArrayAttr blockSizeAttrOf(OpBuilder &builder, intptr_t nBlockSizes,
+                                  const int64_t *blockSizes) {
+  if (nBlockSizes <= 0)
+    return {};
+  return builder.getDenseI64ArrayAttr(
+      ArrayRef<int64_t>(blockSizes, static_cast<size_t>(nBlockSizes)));
+}
+
 /// Builds a detached `OpTy` through the ODS-generated builder that takes the
 /// attributes, after translating the C arguments' "absent" forms.
 template <typename OpTy>
@@ -38,10 +47,8 @@ MlirOperation createQuantizerOp(MlirLocation location, Type resultType,
   MLIRContext *context = loc.getContext();
   context->getOrLoadDialect<QuantAffineDialect>();
   OpBuilder builder(context);
-  DenseI64ArrayAttr blockSizeAttr;
-  if (nBlockSizes > 0)
-    blockSizeAttr = builder.getDenseI64ArrayAttr(
-        ArrayRef<int64_t>(blockSizes, static_cast<size_t>(nBlockSizes)));
+  DenseI64ArrayAttr blockSizeAttr =
+      blockSizeAttrOf(builder, nBlockSizes, blockSizes);
   TypeAttr computeTypeAttr;
   if (!mlirTypeIsNull(computeType))
     computeTypeAttr = TypeAttr::get(unwrap(computeType));
@@ -91,10 +98,8 @@ MlirOperation mlirQuantAffineFloatQDQOpCreate(
   MLIRContext *context = loc.getContext();
   context->getOrLoadDialect<QuantAffineDialect>();
   OpBuilder builder(context);
-  DenseI64ArrayAttr blockSizeAttr;
-  if (nBlockSizes > 0)
-    blockSizeAttr = builder.getDenseI64ArrayAttr(
-        ArrayRef<int64_t>(blockSizes, static_cast<size_t>(nBlockSizes)));
+  DenseI64ArrayAttr blockSizeAttr =
+      blockSizeAttrOf(builder, nBlockSizes, blockSizes);
   Value maxvalValue = mlirValueIsNull(maxval) ? Value() : unwrap(maxval);
   auto op = FloatQDQOp::create(
       builder, loc, unwrap(input).getType(), unwrap(input), maxvalValue,

@@ -16,6 +16,9 @@
 
 #include "QuantAffine/Codegen/Common/Passes.h"
 
+#include "QuantAffine/Conversion/QuantAffineToArith/ArithEmitter.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/FloatFormula.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
@@ -38,14 +41,14 @@ namespace {
 /// A narrow float format: its fields, smallest normal exponent, largest
 /// value and special encodings.
 struct NarrowFormat {
-  int64_t exponentBits, mantissaBits, minExponent, maxExponent;
-  double maxValue;
+  int64_t exponentBits = 0, mantissaBits = 0, minExponent = 0, maxExponent = 0;
+  double maxValue = 0;
   /// The NaN code, or none (f4E2M1FN has no NaN: APFloat, and so
   /// arith.truncf's folding, makes it a zero of NaN's sign, and overflow
   /// saturates).
   std::optional<int64_t> nanCode;
   std::optional<int64_t> infCode; ///< +inf, where the type has one.
-  bool unsignedZero;              ///< FNUZ: no -0, 0x80 is NaN.
+  bool unsignedZero = false;      ///< FNUZ: no -0, 0x80 is NaN.
   int64_t bias() const { return 1 - minExponent; }
   int64_t width() const { return 1 + exponentBits + mantissaBits; }
   int64_t largestCode() const {
@@ -53,18 +56,26 @@ struct NarrowFormat {
   }
 };
 
+/// The format of a narrow float storage type, as APFloat (and so
+/// arith.truncf's folding) defines it.
 std::optional<NarrowFormat> formatOf(Type type) {
-  if (isa<Float8E4M3FNType>(type))
-    return NarrowFormat{4, 3, -6, 8, 448.0, 0x7F, std::nullopt, false};
-  if (isa<Float8E4M3FNUZType>(type))
-    return NarrowFormat{4, 3, -7, 7, 240.0, 0x80, std::nullopt, true};
-  if (isa<Float8E5M2Type>(type))
-    return NarrowFormat{5, 2, -14, 15, 57344.0, 0x7E, 0x7C, false};
-  if (isa<Float8E5M2FNUZType>(type))
-    return NarrowFormat{5, 2, -15, 15, 57344.0, 0x80, std::nullopt, true};
-  if (isa<Float4E2M1FNType>(type))
-    return NarrowFormat{2, 1, 0, 2, 6.0, std::nullopt, std::nullopt, false};
-  return std::nullopt;
+  if (!quant_affine::isNarrowFloatStorage(type))
+    return std::nullopt;
+  const llvm::fltSemantics &sem = cast<FloatType>(type).getFloatSemantics();
+  int64_t mantissa = llvm::APFloat::semanticsPrecision(sem) - 1;
+  NarrowFormat f;
+  f.exponentBits = llvm::APFloat::semanticsSizeInBits(sem) - 1 - mantissa;
+  f.mantissaBits = mantissa;
+  f.minExponent = llvm::APFloat::semanticsMinExponent(sem);
+  f.maxExponent = llvm::APFloat::semanticsMaxExponent(sem);
+  f.maxValue = llvm::APFloat::getLargest(sem).convertToDouble(); // exact
+  if (llvm::APFloat::semanticsHasNaN(sem))
+    f.nanCode = llvm::APFloat::getNaN(sem).bitcastToAPInt().getZExtValue();
+  if (llvm::APFloat::semanticsHasInf(sem))
+    f.infCode = llvm::APFloat::getInf(sem).bitcastToAPInt().getZExtValue();
+  // The FNUZ types: -0 is the NaN code, so a negative zero is +0.
+  f.unsignedZero = !llvm::APFloat::getZero(sem, /*Negative=*/true).isNegative();
+  return f;
 }
 
 /// Builds scalar or vector ops shaped like `shapeLike`.
@@ -110,7 +121,6 @@ Value encode(Builder &z, Value x, const NarrowFormat &f) {
   int64_t p = isF32 ? 23 : 52, bias = isF32 ? 127 : 1023;
   IntegerType it = z.b.getIntegerType(isF32 ? 32 : 64);
   int64_t signBit = int64_t{1} << (isF32 ? 31 : 63);
-  int64_t expMask = isF32 ? 0x7F800000 : 0x7FF0000000000000;
   int64_t m = f.mantissaBits;
   auto c = [&](int64_t v) { return z.intConst(it, v); };
   OpBuilder &b = z.b;
@@ -120,21 +130,11 @@ Value encode(Builder &z, Value x, const NarrowFormat &f) {
   Value sign = arith::AndIOp::create(b, loc, bits, c(signBit));
   Value absBits = arith::AndIOp::create(b, loc, bits, c(~signBit));
   Value magnitude = z.bitcast(absBits, src);
-  // The quantum of |x|'s binade, unbounded above (values past the largest
-  // binade overflow below); see Utils/FloatFormula.h.
-  Value field = arith::AndIOp::create(b, loc, absBits, c(expMask));
-  field = arith::MaxSIOp::create(b, loc, field, c((f.minExponent + bias) << p));
-  field =
-      arith::MinSIOp::create(b, loc, field, c((f.maxExponent + 1 + bias) << p));
-  Value inverse = z.bitcast(
-      arith::SubIOp::create(b, loc, c((2 * bias + m) << p), field), src);
-  Value quantum =
-      z.bitcast(arith::SubIOp::create(b, loc, field, c(m << p)), src);
-  Value rounded = arith::MulFOp::create(
-      b, loc,
-      math::RoundEvenOp::create(
-          b, loc, arith::MulFOp::create(b, loc, magnitude, inverse)),
-      quantum);
+  // |x| on the grid, unbounded above: values past the largest binade get its
+  // quantum and overflow below.
+  quant_affine::ArithEmitter arith(b, loc, x.getType(), src);
+  Value rounded = quant_affine::roundToGrid(arith, magnitude, m, f.minExponent,
+                                            f.maxExponent + 1);
 
   // The code of a grid value within range: rebias a normal one's fields, or
   // count a subnormal one's quanta.

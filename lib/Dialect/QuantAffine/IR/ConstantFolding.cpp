@@ -135,7 +135,8 @@ struct APFloatArith {
     return a.i.slt(b.i) ? a : b;
   }
   /// log2 and exp2 in f64 (the maxval factor), as the C library computes
-  /// them, which is what the CPU code calls.
+  /// them, which is what the CPU code calls. Only maxvalFactor calls them,
+  /// with f64 values, so convertToDouble is exact.
   Value log2(const Value &a) const {
     Scalar r;
     r.f = llvm::APFloat(std::log2(a.f.convertToDouble()));

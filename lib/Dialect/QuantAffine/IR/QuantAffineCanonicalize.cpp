@@ -534,7 +534,8 @@ struct DropIdentityFloatQDQ : OpRewritePattern<FloatQDQOp> {
 /// The precision (significand bits) of a float type.
 int64_t precisionOf(FloatType t) { return t.getFPMantissaWidth(); }
 
-/// The smallest positive normal value of a float type.
+/// The smallest positive normal value of a float type (f16, bf16, f32 or
+/// f64: exact in a double).
 double smallestNormalOf(FloatType t) {
   return llvm::APFloat::getSmallestNormalized(t.getFloatSemantics())
       .convertToDouble();
@@ -558,7 +559,7 @@ bool isIdempotentWithFactor(const FloatFormat &format, FloatType t, FloatType p,
     return false;
   double smallestGrid =
       std::ldexp(1.0, format.minExponent() - format.mantissaBits);
-  double k = factor.convertToDouble();
+  double k = factor.convertToDouble(); // an f32 value: exact
   return smallestGrid * k * (1 - 0x1p-20) >=
          std::max(smallestNormalOf(t), smallestNormalOf(p));
 }

@@ -232,73 +232,44 @@ Value slice(OpBuilder &b, Location loc, Value source,
   return op;
 }
 
-FailureOr<TilingResult> tileQuantizer(OpBuilder &b, QuantizerOpInterface op,
+/// Tiles one of the tensor ops: operand 0 is the input, the others (a
+/// quantizer's scale and offset, float_qdq's maxval) are laid out like a
+/// scale by `block_size`. The tile is a copy of the op, every property kept,
+/// on the slices.
+FailureOr<TilingResult> tileEncodedOp(OpBuilder &b, Operation *op,
                                       ArrayRef<OpFoldResult> offsets,
                                       ArrayRef<OpFoldResult> sizes) {
-  if (!isa<RankedTensorType>(op.getInput().getType()))
+  Value input = op->getOperand(0);
+  if (!isa<RankedTensorType>(input.getType()))
     return failure();
-  Location loc = op.getLoc();
-  TilePlan p =
-      TilePlanner(b, loc, {op.getInput(), op.getScale(), op.getBlockSizeAttr()})
-          .plan(offsets, sizes);
-  TilingResult result;
-  Value input = slice(b, loc, op.getInput(), p.inputOffsets, p.inputSizes,
-                      result.generatedSlices);
-  Value scale = slice(b, loc, op.getScale(), p.scaleOffsets, p.scaleSizes,
-                      result.generatedSlices);
-  Value offset;
-  if (op.getOffset())
-    offset = slice(b, loc, op.getOffset(), p.scaleOffsets, p.scaleSizes,
-                   result.generatedSlices);
-  auto resultType = cast<RankedTensorType>(input.getType())
-                        .clone(getElementTypeOrSelf(op.getResult()));
-  QuantizerOpInterface tiled =
-      op.cloneWith(b, input, scale, offset, resultType);
-  if (!p.blockSize.empty())
-    tiled.setBlockSizeAttr(b.getDenseI64ArrayAttr(p.blockSize));
-  result.tiledOps.push_back(tiled);
-  Value value = tiled.getResult();
-  if (p.grown) {
-    // Not a generated slice: it reads the tiled op, not an operand.
-    SmallVector<Operation *> ignored;
-    value = slice(b, loc, value, p.resultOffsets, sizes, ignored);
-  }
-  result.tiledValues.push_back(value);
-  return result;
-}
-
-/// float_qdq: its input, and the maxval planned like a scale.
-FailureOr<TilingResult> tileFloatQDQ(OpBuilder &b, FloatQDQOp op,
-                                     ArrayRef<OpFoldResult> offsets,
-                                     ArrayRef<OpFoldResult> sizes) {
-  if (!isa<RankedTensorType>(op.getInput().getType()))
-    return failure();
-  Location loc = op.getLoc();
-  TilingResult result;
+  Location loc = op->getLoc();
+  auto blockSize = dyn_cast_or_null<DenseI64ArrayAttr>(
+      op->getInherentAttr("block_size").value_or(Attribute()));
   TilePlan p;
-  if (op.getMaxval()) {
-    p = TilePlanner(b, loc,
-                    {op.getInput(), op.getMaxval(), op.getBlockSizeAttr()})
+  if (op->getNumOperands() > 1) {
+    p = TilePlanner(b, loc, {input, op->getOperand(1), blockSize})
             .plan(offsets, sizes);
-  } else {
+  } else { // float_qdq without maxval: elementwise
     p.inputOffsets.assign(offsets);
     p.inputSizes.assign(sizes);
   }
-  Value input = slice(b, loc, op.getInput(), p.inputOffsets, p.inputSizes,
-                      result.generatedSlices);
-  SmallVector<Value, 2> operands = {input};
-  if (op.getMaxval())
-    operands.push_back(slice(b, loc, op.getMaxval(), p.scaleOffsets,
-                             p.scaleSizes, result.generatedSlices));
-  // A copy with every property, on the slices.
-  auto tiled = cast<FloatQDQOp>(b.clone(*op.getOperation()));
+  TilingResult result;
+  SmallVector<Value, 3> operands = {slice(
+      b, loc, input, p.inputOffsets, p.inputSizes, result.generatedSlices)};
+  for (Value encoding : op->getOperands().drop_front())
+    operands.push_back(slice(b, loc, encoding, p.scaleOffsets, p.scaleSizes,
+                             result.generatedSlices));
+  Operation *tiled = b.clone(*op);
   tiled->setOperands(operands);
-  tiled.getResult().setType(input.getType());
+  tiled->getResult(0).setType(
+      cast<RankedTensorType>(operands[0].getType())
+          .clone(getElementTypeOrSelf(op->getResult(0))));
   if (!p.blockSize.empty())
-    tiled.setBlockSizeAttr(b.getDenseI64ArrayAttr(p.blockSize));
+    tiled->setAttr("block_size", b.getDenseI64ArrayAttr(p.blockSize));
   result.tiledOps.push_back(tiled);
-  Value value = tiled.getResult();
+  Value value = tiled->getResult(0);
   if (p.grown) {
+    // Not a generated slice: it reads the tiled op, not an operand.
     SmallVector<Operation *> ignored;
     value = slice(b, loc, value, p.resultOffsets, sizes, ignored);
   }
@@ -335,9 +306,7 @@ struct QuantizerTilingModel
   getTiledImplementation(Operation *op, OpBuilder &b,
                          ArrayRef<OpFoldResult> offsets,
                          ArrayRef<OpFoldResult> sizes) const {
-    if (auto floatQdq = dyn_cast<FloatQDQOp>(op))
-      return tileFloatQDQ(b, floatQdq, offsets, sizes);
-    return tileQuantizer(b, cast<QuantizerOpInterface>(op), offsets, sizes);
+    return tileEncodedOp(b, op, offsets, sizes);
   }
 
   // Elementwise: result tile, iteration tile and input tile coincide.

@@ -81,6 +81,31 @@ struct FloatFormat {
   FloatType conversionType(MLIRContext *ctx) const;
 };
 
+/// `c` (in the Arith's compute type C, f32 or f64) rounded to nearest even
+/// onto the grid with `mantissaBits` M whose binades run from 2^minExponent
+/// to 2^maxExponent: the quantum at |c| is 2^(clamp(e, min, max) - M), e
+/// read from c's exponent field. Exact when every quantum and its inverse
+/// are normal in C (FloatFormat::fakeCastType checks it): c * 2^(M - e) and
+/// roundeven(...) * 2^(e - M) only scale by powers of two. NaN stays NaN.
+template <typename Arith>
+typename Arith::Value roundToGrid(Arith &a, typename Arith::Value c,
+                                  int64_t mantissaBits, int64_t minExponent,
+                                  int64_t maxExponent) {
+  // Field arithmetic on the biased exponent, shifted by the mantissa width
+  // P: 2^(M - e) has the field bias + M - e, 2^(e - M) e - M + bias.
+  int64_t p = a.compute.getFPMantissaWidth() - 1;
+  int64_t bias = a.compute.isF32() ? 127 : 1023;
+  int64_t m = mantissaBits;
+  int64_t expMask = a.compute.isF32() ? 0x7F800000 : 0x7FF0000000000000;
+  auto field = a.andI(a.bitsOf(c), a.intConstant(expMask));
+  field = a.maxSI(field, a.intConstant((minExponent + bias) << p));
+  // NaN's and inf's all-ones field: keep the quanta finite.
+  field = a.minSI(field, a.intConstant((maxExponent + bias) << p));
+  auto inverse = a.fromBits(a.subI(a.intConstant((2 * bias + m) << p), field));
+  auto quantum = a.fromBits(a.subI(field, a.intConstant(m << p)));
+  return a.mul(a.roundEven(a.mul(c, inverse)), quantum);
+}
+
 /// clamp(y, -fmt_max, fmt_max) rounded to the format's grid, in the Arith's
 /// compute type (the format's fakeCastType). NaN stays NaN; -0 stays -0
 /// unless the format has unsigned_zero. With `onGrid` (every value `y` can
@@ -101,20 +126,8 @@ typename Arith::Value fakeCastInCompute(Arith &a, typename Arith::Value y,
   } else if (via && a.compute.isF32()) {
     r = a.toFloat(a.toFloat(c, via), a.compute);
   } else {
-    // Field arithmetic on the biased exponent, shifted by the mantissa
-    // width P: 2^(M - e) has the field bias + M - e, 2^(e - M) e - M + bias.
-    int64_t p = a.compute.getFPMantissaWidth() - 1;
-    int64_t bias = a.compute.isF32() ? 127 : 1023;
-    int64_t m = format.mantissaBits;
-    int64_t expMask = a.compute.isF32() ? 0x7F800000 : 0x7FF0000000000000;
-    auto field = a.andI(a.bitsOf(c), a.intConstant(expMask));
-    field = a.maxSI(field, a.intConstant((format.minExponent() + bias) << p));
-    // NaN's all-ones field: keep the quanta finite (the result is NaN).
-    field = a.minSI(field, a.intConstant((format.maxExponent() + bias) << p));
-    auto inverse =
-        a.fromBits(a.subI(a.intConstant((2 * bias + m) << p), field));
-    auto quantum = a.fromBits(a.subI(field, a.intConstant(m << p)));
-    r = a.mul(a.roundEven(a.mul(c, inverse)), quantum);
+    r = roundToGrid(a, c, format.mantissaBits, format.minExponent(),
+                    format.maxExponent());
   }
   if (format.unsignedZero)
     r = a.add(r, a.constantFloat(0.0)); // -0 + +0 = +0; nothing else changes.
