@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/CPU/NestFootprint.h"
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 
@@ -55,49 +56,15 @@ using namespace mlir;
 
 namespace {
 
-/// The buffer `memref` views (through subviews, reshapes, casts).
-Value rootBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
-}
-
-/// Bytes of a buffer of static shape (elements take the power of two of
-/// bytes that holds them, as memrefs lay them out); none otherwise.
-std::optional<int64_t> staticBytes(Value buffer) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  uint64_t elementBytes = llvm::PowerOf2Ceil(
-      llvm::divideCeil(type.getElementTypeBitWidth(), uint64_t(8)));
-  return type.getNumElements() * static_cast<int64_t>(elementBytes);
-}
+using quant_affine::rootBuffer;
 
 /// Whether `store` belongs to a loop nest that moves more than `limit`
-/// bytes into a buffer of static shape: the buffers that the outermost loop
-/// around it (the store itself outside loops) references, each counted once
-/// at its static size, add up to more than `limit`.
+/// bytes into a buffer of static shape (NestFootprint.h).
 bool inLargeNest(vector::StoreOp store, int64_t limit,
                  DenseMap<Operation *, int64_t> &nestBytes) {
-  if (!staticBytes(rootBuffer(store.getBase())))
+  if (!quant_affine::staticBytes(rootBuffer(store.getBase())))
     return false;
-  Operation *nest = store;
-  for (Operation *op = store->getParentOp(); op && !isa<func::FuncOp>(op);
-       op = op->getParentOp())
-    if (isa<LoopLikeOpInterface>(op))
-      nest = op;
-  auto [it, inserted] = nestBytes.try_emplace(nest, 0);
-  if (inserted) {
-    llvm::SetVector<Value> buffers;
-    nest->walk([&](Operation *op) {
-      for (Value operand : op->getOperands())
-        if (isa<MemRefType>(operand.getType()))
-          buffers.insert(rootBuffer(operand));
-    });
-    for (Value buffer : buffers)
-      it->second += staticBytes(buffer).value_or(0);
-  }
-  return it->second > limit;
+  return quant_affine::nestFootprintBytes(store, nestBytes) > limit;
 }
 
 /// The function argument a store's memref views, if it views one.

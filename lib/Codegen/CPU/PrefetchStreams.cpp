@@ -13,13 +13,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/CPU/NestFootprint.h"
 #include "QuantAffine/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -32,12 +33,7 @@ using namespace mlir;
 
 namespace {
 
-/// The memref `view` is a view of, through view-like ops.
-Value rootOf(Value view) {
-  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
-    view = viewLike.getViewSource();
-  return view;
-}
+using quant_affine::rootBuffer;
 
 /// Whether `block` holds a non-temporal vector store.
 bool streamsStores(Block &block) {
@@ -47,10 +43,24 @@ bool streamsStores(Block &block) {
   });
 }
 
+/// Whether `load`, in a loop, reads a function argument in a nest that
+/// moves more than `limit` bytes, and its loop prefetches nothing yet (the
+/// fused contractions' weights have their own pass).
+bool readsLargeNest(vector::LoadOp load, int64_t limit,
+                    DenseMap<Operation *, int64_t> &nestBytes) {
+  Block *block = load->getBlock();
+  if (!isa_and_nonnull<LoopLikeOpInterface>(block->getParentOp()) ||
+      !isa<BlockArgument>(rootBuffer(load.getBase())) ||
+      llvm::any_of(*block,
+                   [](Operation &op) { return isa<memref::PrefetchOp>(op); }))
+    return false;
+  return quant_affine::nestFootprintBytes(load, nestBytes) > limit;
+}
+
 /// Prefetches the element `distanceBytes` after the first one `load` reads,
 /// in its root memref's row-major order, clamped to the last element.
 void prefetchAhead(vector::LoadOp load, int64_t distanceBytes) {
-  auto rootType = dyn_cast<MemRefType>(rootOf(load.getBase()).getType());
+  auto rootType = dyn_cast<MemRefType>(rootBuffer(load.getBase()).getType());
   if (!rootType || !rootType.hasStaticShape() ||
       !rootType.getLayout().isIdentity() || rootType.getNumElements() == 0)
     return;
@@ -93,13 +103,20 @@ struct QuantAffinePrefetchStreamsPass
   void runOnOperation() override {
     if (distance <= 0)
       return;
+    if (largeNestBytes < 0) {
+      getOperation().emitError("large-nest-bytes must be at least 0, got ")
+          << static_cast<int64_t>(largeNestBytes);
+      return signalPassFailure();
+    }
     SmallVector<vector::LoadOp> loads;
+    DenseMap<Operation *, int64_t> nestBytes;
     getOperation().walk([&](Block *block) {
-      if (!streamsStores(*block))
-        return;
+      bool streams = streamsStores(*block);
       for (Operation &op : *block)
         if (auto load = dyn_cast<vector::LoadOp>(op))
-          loads.push_back(load);
+          if (streams || (largeNestBytes > 0 &&
+                          readsLargeNest(load, largeNestBytes, nestBytes)))
+            loads.push_back(load);
     });
     for (vector::LoadOp load : loads)
       prefetchAhead(load, distance);

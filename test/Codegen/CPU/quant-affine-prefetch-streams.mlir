@@ -1,6 +1,9 @@
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams -split-input-file | FileCheck %s
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=0" -split-input-file | FileCheck %s --check-prefix=NONE
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=4096" -split-input-file | FileCheck %s --check-prefix=FAR
+// RUN: quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=262144" -split-input-file | FileCheck %s --check-prefix=NEST
+// RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=-1" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: large-nest-bytes must be at least 0, got -1
 // A loop that streams its stores prefetches what it loads 1 KiB (256 f32)
 // further on in the whole argument, row-major, clamped to its last element;
 // loops with plain stores, and loads from memrefs of dynamic shape, are left
@@ -16,7 +19,9 @@
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [65536], strides: [1] : memref<f32> to memref<65536xf32>
 // CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]]], read, locality<3>, data : memref<65536xf32>
 // CHECK: vector.load %[[VIEW]]
+// NONE-LABEL: func.func @streamed
 // NONE-NOT: memref.prefetch
+// NONE: return
 // FAR-LABEL: func.func @streamed
 // FAR: arith.addi %{{.*}}, %c1024
 func.func @streamed(%x: memref<256x256xf32>, %y: memref<256x256xf32>) {
@@ -60,6 +65,81 @@ func.func @dynamic(%x: memref<?x256xf32>, %y: memref<256x256xf32>) {
   scf.for %i = %c0 to %c256 step %c1 {
     %v = vector.load %x[%i, %c0] : memref<?x256xf32>, vector<64xf32>
     vector.store %v, %y[%i, %c0] {nontemporal = true} : memref<256x256xf32>, vector<64xf32>
+  }
+  return
+}
+
+// -----
+
+// With large-nest-bytes, loops whose stores stay plain prefetch too where
+// their nest references more than that (here 256 KiB + 64 KiB + 1 KiB, over
+// 256 KiB): a row reduction into registers, and a loop with plain stores.
+// A loop that prefetches already is left alone, and so is a nest under the
+// limit.
+// NEST-LABEL: func.func @large_nest
+// NEST: scf.for
+// NEST: scf.for
+// NEST: memref.prefetch
+// NEST: vector.load
+// NEST: scf.for
+// NEST: memref.prefetch
+// NEST: vector.load
+// NEST: vector.store
+// CHECK-LABEL: func.func @large_nest
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @large_nest(%x: memref<256x256xf32>, %y: memref<256x256xi8>, %m: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  scf.for %i = %c0 to %c256 step %c1 {
+    %acc = scf.for %j = %c0 to %c256 step %c16 iter_args(%a = %zero) -> (vector<16xf32>) {
+      %v = vector.load %x[%i, %j] : memref<256x256xf32>, vector<16xf32>
+      %b = arith.maximumf %a, %v : vector<16xf32>
+      scf.yield %b : vector<16xf32>
+    }
+    %r = vector.reduction <maximumf>, %acc : vector<16xf32> into f32
+    memref.store %r, %m[%i] : memref<256xf32>
+    scf.for %j = %c0 to %c256 step %c16 {
+      %v = vector.load %x[%i, %j] : memref<256x256xf32>, vector<16xf32>
+      %q = arith.fptosi %v : vector<16xf32> to vector<16xi8>
+      vector.store %q, %y[%i, %j] : memref<256x256xi8>, vector<16xi8>
+    }
+  }
+  return
+}
+
+// -----
+
+// NEST-LABEL: func.func @prefetched_already
+// NEST-COUNT-1: memref.prefetch
+// NEST-NOT: memref.prefetch
+// NEST: return
+func.func @prefetched_already(%x: memref<256x256xf32>, %y: memref<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  scf.for %i = %c0 to %c256 step %c1 {
+    memref.prefetch %x[%i, %c0], read, locality<3>, data : memref<256x256xf32>
+    %v = vector.load %x[%i, %c0] : memref<256x256xf32>, vector<64xf32>
+    vector.store %v, %y[%i, %c0] : memref<256x256xf32>, vector<64xf32>
+  }
+  return
+}
+
+// -----
+
+// NEST-LABEL: func.func @small_nest
+// NEST-NOT: memref.prefetch
+func.func @small_nest(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %v = vector.load %x[%i, %c0] : memref<64x256xf32>, vector<64xf32>
+    vector.store %v, %y[%i, %c0] : memref<64x256xf32>, vector<64xf32>
   }
   return
 }

@@ -1,0 +1,42 @@
+//===- NestFootprint.h - bytes a loop nest moves ----------------*- C++ -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Whether a loop streams from or to memory, judged by the static sizes of
+// the buffers its outermost loop nest references (the CPU passes that mark
+// stores non-temporal and prefetch loads).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_CODEGEN_CPU_NESTFOOTPRINT_H
+#define QUANT_AFFINE_CODEGEN_CPU_NESTFOOTPRINT_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace mlir {
+namespace quant_affine {
+
+/// The buffer `memref` views (through subviews, reshapes, casts).
+Value rootBuffer(Value memref);
+
+/// Bytes of a buffer of static shape (elements take the power of two of
+/// bytes that holds them, as memrefs lay them out); none otherwise.
+std::optional<int64_t> staticBytes(Value buffer);
+
+/// Bytes that the outermost loop around `op` (`op` itself outside loops)
+/// references: each buffer of static shape counted once at its size.
+/// Memoized per nest in `cache`.
+int64_t nestFootprintBytes(Operation *op,
+                           llvm::DenseMap<Operation *, int64_t> &cache);
+
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_CODEGEN_CPU_NESTFOOTPRINT_H
