@@ -398,15 +398,63 @@ struct QuantAffineVectorizeReductionsPass
     SmallVector<int64_t> rows(loops, 0), steps(loops, 0);
     for (unsigned i = 0; i + 1 < loops; ++i)
       (iterators[i] == utils::IteratorType::parallel ? rows : steps)[i] = 1;
+    SmallVector<Attribute> neutrals = neutralFills(op);
     linalg::GenericOp tile = op;
+    // Inside a loop of threads already (quant-affine-fuse-reduction-rows):
+    // no nested one.
+    bool threads = parallelOuter && !op->getParentOfType<scf::ForallOp>();
     if (llvm::is_contained(rows, 1))
       tile = quant_affine::tileAndReplace(
-          rewriter, tile, asIndexAttrs(rewriter, rows), parallelOuter);
+          rewriter, tile, asIndexAttrs(rewriter, rows), threads);
     if (tile && llvm::is_contained(steps, 1))
       tile = quant_affine::tileAndReplace(
           rewriter, tile, asIndexAttrs(rewriter, steps), /*forall=*/false);
+    // Without steps, each tile reduces into destination elements that no
+    // other tile wrote: where the destinations start as the combiners'
+    // neutral elements, the tile starts from them as constants instead of
+    // reading them (one load and one combination fewer per result).
+    if (tile && !llvm::is_contained(steps, 1) && !neutrals.empty())
+      startFromConstants(rewriter, tile, neutrals);
     if (tile)
       vectorizeInPlace(rewriter, tile);
+  }
+
+  /// The constant each destination of `op` is filled with, if every one is
+  /// a linalg.fill of its combiner's neutral element; empty otherwise.
+  static SmallVector<Attribute> neutralFills(linalg::GenericOp op) {
+    SmallVector<Operation *> combiners = exactCombiners(op);
+    SmallVector<Attribute> neutrals;
+    for (auto [init, combiner] : llvm::zip(op.getDpsInits(), combiners)) {
+      auto fill = init.getDefiningOp<linalg::FillOp>();
+      std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+      Attribute value;
+      if (!fill || !neutral ||
+          !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+          value != *neutral)
+        return {};
+      neutrals.push_back(value);
+    }
+    if (neutrals.size() != combiners.size() || combiners.empty())
+      return {};
+    return neutrals;
+  }
+
+  /// Makes each destination of `tile` a new fill of its neutral element,
+  /// vectorized, so that the vectorized tile's read of it folds away.
+  static void startFromConstants(RewriterBase &rewriter, linalg::GenericOp tile,
+                                 ArrayRef<Attribute> neutrals) {
+    rewriter.setInsertionPoint(tile);
+    for (auto [init, neutral] :
+         llvm::zip(tile.getDpsInitsMutable(), neutrals)) {
+      auto type = cast<RankedTensorType>(init.get().getType());
+      Value empty = tensor::EmptyOp::create(
+          rewriter, tile.getLoc(), type.getShape(), type.getElementType());
+      Value start = arith::ConstantOp::create(rewriter, tile.getLoc(),
+                                              cast<TypedAttr>(neutral));
+      auto fill = linalg::FillOp::create(rewriter, tile.getLoc(), start, empty);
+      rewriter.modifyOpInPlace(tile, [&] { init.set(fill.getResult(0)); });
+      vectorizeInPlace(rewriter, fill);
+    }
   }
 
   /// The lanes of one row at a time, as one vector reduction.

@@ -137,3 +137,55 @@ func.func @blocks(%x: tensor<4x2x32xf32>, %init: tensor<4x2xf32>) -> tensor<4x2x
   } -> tensor<4x2xf32>
   return %r : tensor<4x2xf32>
 }
+
+// -----
+
+// Blocks reduced into destinations filled with the combiners' neutral
+// elements (+inf for a minimum, -inf for a maximum): each block's
+// destination element is written once and never read before, so the
+// vector reductions start from the integer extremes as constants, not from
+// a read of the destination.
+// CHECK-LABEL: func.func @blocks_from_neutral(
+// CHECK-DAG: %[[LOWEST:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG: %[[HIGHEST:.*]] = arith.constant 2147483647 : i32
+// CHECK: scf.for
+// CHECK-NOT: vector.transfer_read {{.*}} : tensor<4x2xi32>
+// CHECK: vector.reduction <minsi>, %{{.*}}, %[[HIGHEST]] : vector<32xi32> into i32
+// CHECK: vector.reduction <maxsi>, %{{.*}}, %[[LOWEST]] : vector<32xi32> into i32
+func.func @blocks_from_neutral(%x: tensor<4x2x32xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  %inf = arith.constant 0x7F800000 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4x2xf32>
+  %lo = linalg.fill ins(%inf : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %hi = linalg.fill ins(%ninf : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x2x32xf32>) outs(%lo, %hi : tensor<4x2xf32>, tensor<4x2xf32>) {
+  ^bb0(%in: f32, %a: f32, %b: f32):
+    %1 = arith.minimumf %a, %in : f32
+    %2 = arith.maximumf %b, %in : f32
+    linalg.yield %1, %2 : f32, f32
+  } -> (tensor<4x2xf32>, tensor<4x2xf32>)
+  return %r#0, %r#1 : tensor<4x2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
+// The other side: a step loop (the middle dim is a reduction too) reads
+// each destination element again after writing it, so the reduction
+// starts from what the destination holds.
+// CHECK-LABEL: func.func @blocks_with_steps(
+// CHECK: scf.for
+// CHECK: %[[START:.*]] = vector.transfer_read {{.*}} : tensor<1xi32>, vector<1xi32>
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[ACC:.*]] = %[[START]])
+// CHECK: %[[FROM:.*]] = vector.extract %[[ACC]][0]
+// CHECK: vector.reduction <maxsi>, %{{.*}}, %[[FROM]]
+func.func @blocks_with_steps(%x: tensor<4x2x32xf32>) -> tensor<4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %hi = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%x : tensor<4x2x32xf32>) outs(%hi : tensor<4xf32>) {
+  ^bb0(%in: f32, %b: f32):
+    %2 = arith.maximumf %b, %in : f32
+    linalg.yield %2 : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
