@@ -336,7 +336,9 @@ struct QuantAffineVectorizePass
         if (bytes && *bytes > largeOpBytes)
           width = largeVectorWidth;
       }
-      if (parallelOuter) {
+      // Inside a loop of threads already (quant-affine-fuse-reduction-rows):
+      // no nested one.
+      if (parallelOuter && !op->getParentOfType<scf::ForallOp>()) {
         op = splitOutermost(rewriter, op);
         if (!op)
           continue;

@@ -56,6 +56,37 @@ def QuantAffineFuseElementwisePass
   ];
 }
 
+def QuantAffineFuseReductionRowsPass
+    : Pass<"quant-affine-fuse-reduction-rows", "func::FuncOp"> {
+  let summary = "Tile an elementwise op that rereads a reduction's input by "
+                "rows and fuse the reduction into each tile";
+  let description = [{
+    Dynamic quantization (`compute_encoding` feeding `quantize` of the same
+    tensor) reads its input twice: once for the statistics, once to
+    quantize. When the reduction keeps the input's first dim as a parallel
+    dim of its results (per token, per block along a row, per channel of the
+    first dim), this pass tiles the consumer (an all-parallel
+    `linalg.generic` on tensors reading that input by rows) into an
+    `scf.forall` of tiles of whole rows, as many as fit in `tile-bytes` of
+    that input and divide the dim (the CPU pipeline makes the loop threads
+    with `openmp`, an `scf.for` otherwise), and fuses the reduction, its `linalg.fill` destinations and the
+    all-parallel ops between (the encoding's epilogue) into each tile with
+    upstream's `tileConsumerAndFuseProducersUsingSCF`. Each tile then
+    reduces its rows and quantizes them while they are still in the cache:
+    the input comes from memory once. Results of the fused ops used
+    elsewhere (the encodings) are yielded by the loop. A reduction over the
+    first dim (per tensor, per channel of a later dim) is left alone: a tile
+    would need the whole input.
+  }];
+  let options = [
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"16384",
+           "Bytes of the reread input's rows per tile (at least one row)">
+  ];
+  let dependentDialects = [
+    "linalg::LinalgDialect", "scf::SCFDialect", "tensor::TensorDialect"
+  ];
+}
+
 def QuantAffineVectorizeReductionsPass
     : Pass<"quant-affine-vectorize-reductions", "func::FuncOp"> {
   let summary = "Vectorize reductions whose combiners are exact in any order "
