@@ -118,14 +118,17 @@ bool isSplittable(linalg::GenericOp op, int64_t lanes) {
 
 /// Float `minimumf`/`maximumf` reductions of one input, as integer ones: a
 /// float's bits, with the magnitude bits flipped when the sign is set, order
-/// like the float (`-0 < +0`); NaN becomes the integer minimum (for a
-/// minimum) or maximum (for a maximum), which no other float reaches, so it
-/// wins as IEEE's NaN does. An integer min/max is one instruction where an
-/// IEEE float one is several (x86 has no NaN-propagating min/max). Returns
-/// the integer reduction; an elementwise op after it turns the results back
-/// and combines them with the original destinations. Failure (nothing
-/// changed) unless every result is such a reduction of the same f32 or f64
-/// block argument.
+/// like the float (`-0 < +0`). A minimum and a maximum of the same element
+/// together need no NaN test per element: positive NaNs' keys lie above
+/// +inf's and negative ones' below -inf's, so the two results show whether
+/// a NaN was there, and the decoding makes both NaN then. Alone, NaN becomes
+/// the integer minimum (for a minimum) or maximum (for a maximum), which no
+/// other float reaches, so it wins as IEEE's NaN does. An integer min/max is
+/// one instruction where an IEEE float one is several (x86 has no
+/// NaN-propagating min/max). Returns the integer reduction; an elementwise op
+/// after it turns the results back and combines them with the original
+/// destinations. Failure (nothing changed) unless every result is such a
+/// reduction of the same f32 or f64 block argument.
 FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
                                                    linalg::GenericOp op) {
   SmallVector<Operation *> combiners = exactCombiners(op);
@@ -151,6 +154,12 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
   APInt lowest = APInt::getSignedMinValue(width),
         highest = APInt::getSignedMaxValue(width);
   auto isMin = [](Operation *c) { return isa<arith::MinimumFOp>(c); };
+  // A minimum and a maximum of the same element: positive NaNs have keys
+  // above +inf's and negative ones below -inf's, so the two results tell
+  // whether a NaN was among the elements, and the elements need no NaN
+  // test of their own.
+  bool paired =
+      combiners.size() == 2 && isMin(combiners[0]) != isMin(combiners[1]);
 
   // The integer reduction, from its neutral elements.
   rewriter.setInsertionPoint(op);
@@ -180,10 +189,21 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
         Value flip =
             arith::ShRUIOp::create(b, l, sign, constant(APInt(width, 1)));
         Value key = arith::XOrIOp::create(b, l, bits, flip);
-        Value isNaN =
-            arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
         SmallVector<Value> results;
         unsigned inputs = op.getNumDpsInputs();
+        if (paired) {
+          for (auto [i, combiner] : llvm::enumerate(combiners)) {
+            Value out = args[inputs + i];
+            results.push_back(
+                isMin(combiner)
+                    ? arith::MinSIOp::create(b, l, out, key).getResult()
+                    : arith::MaxSIOp::create(b, l, out, key).getResult());
+          }
+          linalg::YieldOp::create(b, l, results);
+          return;
+        }
+        Value isNaN =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
         for (auto [i, combiner] : llvm::enumerate(combiners)) {
           Value out = args[inputs + i];
           if (isMin(combiner)) {
@@ -224,6 +244,22 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
         };
         SmallVector<Value> results;
         size_t count = combiners.size();
+        // Paired: a NaN among the elements left the maximum's key above
+        // +inf's or the minimum's below -inf's.
+        Value anyNaN;
+        if (paired) {
+          APFloat inf = APFloat::getInf(floatType.getFloatSemantics());
+          APInt infBits = inf.bitcastToAPInt();
+          APInt negInfKey = (infBits | lowest) ^ highest;
+          unsigned minIndex = isMin(combiners[0]) ? 0 : 1;
+          Value above =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
+                                    args[1 - minIndex], constant(infBits));
+          Value below =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                    args[minIndex], constant(negInfKey));
+          anyNaN = arith::OrIOp::create(b, l, above, below);
+        }
         for (auto [i, combiner] : llvm::enumerate(combiners)) {
           Value key = args[i];
           Value sign = arith::ShRSIOp::create(
@@ -236,9 +272,12 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
               b, l,
               b.getFloatAttr(floatType,
                              APFloat::getNaN(floatType.getFloatSemantics())));
-          Value isNaN = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq, key,
-              constant(isMin(combiner) ? lowest : highest));
+          Value isNaN = paired
+                            ? anyNaN
+                            : arith::CmpIOp::create(
+                                  b, l, arith::CmpIPredicate::eq, key,
+                                  constant(isMin(combiner) ? lowest : highest))
+                                  .getResult();
           value = arith::SelectOp::create(b, l, isNaN, nan, value);
           // A destination filled with the neutral element (+inf for a
           // minimum, -inf for a maximum) changes nothing: not read.

@@ -9,31 +9,36 @@
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions=parallel-outer --split-input-file | FileCheck %s --check-prefix=FORALL
 
 // Float minimumf/maximumf of one input become integer min/max of an
-// ordered key (the bits, magnitude flipped when negative; NaN the extreme
-// that wins), turned back into floats and combined with the destinations
-// by an elementwise op at the end.
+// ordered key (the bits, magnitude flipped when negative), turned back into
+// floats and combined with the destinations by an elementwise op at the
+// end. Positive NaNs have keys above +inf's (0x7F800000) and negative ones
+// below -inf's (0x807FFFFF): with both the minimum and the maximum, the
+// decoding sees whether a NaN was there, and the elements need no NaN test.
 // CHECK-LABEL: func.func @min_max(
-// CHECK-DAG: %[[LOWEST:.*]] = arith.constant -2147483648 : i32
-// CHECK-DAG: %[[HIGHEST:.*]] = arith.constant 2147483647 : i32
+// CHECK-DAG: %[[INFKEY:.*]] = arith.constant 2139095040 : i32
+// CHECK-DAG: %[[NEGINFKEY:.*]] = arith.constant -2139095041 : i32
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 32, 16]
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<1x16xi32>, vector<1x16xi32>)
 // CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : tensor<8x32x16xf32>, vector<16xf32>
 // CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : vector<16xf32> to vector<16xi32>
 // CHECK: %[[KEY:.*]] = arith.xori %[[BITS]]
-// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<16xf32>
-// CHECK: %[[MINKEY:.*]] = arith.select %[[NAN]], %{{.*}}, %[[KEY]]
-// CHECK: arith.minsi %{{.*}}, %[[MINKEY]] : vector<16xi32>
-// CHECK: arith.maxsi %{{.*}} : vector<16xi32>
+// CHECK-NOT: arith.cmpf
+// CHECK: arith.minsi %{{.*}}, %[[KEY]] : vector<16xi32>
+// CHECK: arith.maxsi %{{.*}}, %[[KEY]] : vector<16xi32>
 // CHECK: scf.for
 // CHECK: vector.reduction <minsi>, %{{.*}}, %{{.*}} : vector<16xi32> into i32
 // CHECK: vector.reduction <maxsi>, %{{.*}}, %{{.*}} : vector<16xi32> into i32
 // The destinations start at +inf and -inf, which change nothing: the
 // decoding does not read them.
 // CHECK: linalg.generic
-// CHECK: arith.cmpi eq, %{{.*}}, %[[LOWEST]] : i32
+// CHECK: ^bb0(%[[MIN:.*]]: i32, %[[MAX:.*]]: i32,
+// CHECK-DAG: %[[ABOVE:.*]] = arith.cmpi sgt, %[[MAX]], %[[INFKEY]] : i32
+// CHECK-DAG: %[[BELOW:.*]] = arith.cmpi slt, %[[MIN]], %[[NEGINFKEY]] : i32
+// CHECK: %[[ANYNAN:.*]] = arith.ori %[[ABOVE]], %[[BELOW]] : i1
+// CHECK: arith.select %[[ANYNAN]]
 // CHECK-NOT: arith.minimumf
-// CHECK: arith.cmpi eq, %{{.*}}, %[[HIGHEST]] : i32
+// CHECK: arith.select %[[ANYNAN]]
 // CHECK-NOT: arith.maximumf
 // CHECK: return
 // FORALL-LABEL: func.func @min_max(
@@ -123,12 +128,15 @@ func.func @per_tensor(%x: tensor<8x512xf32>, %init: tensor<f32>) -> tensor<f32> 
 // -----
 
 // A short last loop (a block of 32): not split; each block is one vector,
-// reduced in registers.
+// reduced in registers. A maximum alone tests each element for NaN (NaN's
+// key becomes the largest integer).
 // CHECK-LABEL: func.func @blocks(
 // CHECK-NOT: tensor.expand_shape
 // CHECK: scf.for
-// CHECK: vector.transfer_read {{.*}} : tensor<4x2x32xf32>, vector<32xf32>
-// CHECK: vector.reduction <maxsi>, %{{.*}} : vector<32xi32> into i32
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : tensor<4x2x32xf32>, vector<32xf32>
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<32xf32>
+// CHECK: %[[K:.*]] = arith.select %[[NAN]], %{{.*}}, %{{.*}} : vector<32xi1>, vector<32xi32>
+// CHECK: vector.reduction <maxsi>, %[[K]], %{{.*}} : vector<32xi32> into i32
 func.func @blocks(%x: tensor<4x2x32xf32>, %init: tensor<4x2xf32>) -> tensor<4x2xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x2x32xf32>) outs(%init : tensor<4x2xf32>) {
   ^bb0(%in: f32, %o: f32):

@@ -94,8 +94,10 @@ func.func @quantize_block_f16(%x: tensor<48x256xf16>, %s: tensor<48x8xf16>, %o: 
 
 // The activations: a hash of the position, scaled per row by 2^(row % 5 - 2)
 // and made a multiple of 1/8 (ties under many scales); row 5 holds +inf,
-// row 9 NaN, row 11 -inf, row 13 is all 3.0, row 21 all +0.0, row 30 all
-// -0.0, row 40 subnormal.
+// row 9 a NaN, row 11 -inf, row 13 is all 3.0, row 17 holds a negative NaN,
+// row 19 a signaling NaN, row 21 is all +0.0, row 23 holds a negative
+// signaling NaN, row 25 +inf and -inf, row 30 is all -0.0, row 40
+// subnormal.
 func.func @activations() -> tensor<48x256xf32> {
   %e = tensor.empty() : tensor<48x256xf32>
   %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<48x256xf32>) {
@@ -134,6 +136,15 @@ func.func @activations() -> tensor<48x256xf32> {
     %c21_i = arith.constant 21 : index
     %c30_i = arith.constant 30 : index
     %c40_i = arith.constant 40 : index
+    %c17_i = arith.constant 17 : index
+    %c19_i = arith.constant 19 : index
+    %c23_i = arith.constant 23 : index
+    %c25_i = arith.constant 25 : index
+    %c0_j = arith.constant 0 : index
+    %c1_j = arith.constant 1 : index
+    %c5_j = arith.constant 5 : index
+    %c64_j = arith.constant 64 : index
+    %c255_j = arith.constant 255 : index
     %c17 = arith.constant 17 : index
     %c100 = arith.constant 100 : index
     %c200 = arith.constant 200 : index
@@ -165,7 +176,29 @@ func.func @activations() -> tensor<48x256xf32> {
     %x6 = arith.select %row30, %nzero, %x5 : f32
     %sub = arith.mulf %base, %tiny : f32
     %x7 = arith.select %row40, %sub, %x6 : f32
-    linalg.yield %x7 : f32
+    %row17 = arith.cmpi eq, %i, %c17_i : index
+    %row19 = arith.cmpi eq, %i, %c19_i : index
+    %row23 = arith.cmpi eq, %i, %c23_i : index
+    %row25 = arith.cmpi eq, %i, %c25_i : index
+    %at0 = arith.cmpi eq, %j, %c0_j : index
+    %at1 = arith.cmpi eq, %j, %c1_j : index
+    %at5 = arith.cmpi eq, %j, %c5_j : index
+    %at64 = arith.cmpi eq, %j, %c64_j : index
+    %at255 = arith.cmpi eq, %j, %c255_j : index
+    %negnan = arith.constant 0xFFC00000 : f32
+    %snan = arith.constant 0x7F800001 : f32
+    %negsnan = arith.constant 0xFF800001 : f32
+    %p17 = arith.andi %row17, %at5 : i1
+    %p19 = arith.andi %row19, %at64 : i1
+    %p23 = arith.andi %row23, %at255 : i1
+    %p25a = arith.andi %row25, %at0 : i1
+    %p25b = arith.andi %row25, %at1 : i1
+    %x8 = arith.select %p17, %negnan, %x7 : f32
+    %x9 = arith.select %p19, %snan, %x8 : f32
+    %x10 = arith.select %p23, %negsnan, %x9 : f32
+    %x11 = arith.select %p25a, %inf, %x10 : f32
+    %x12 = arith.select %p25b, %ninf, %x11 : f32
+    linalg.yield %x12 : f32
   } -> tensor<48x256xf32>
   return %x : tensor<48x256xf32>
 }
@@ -188,6 +221,21 @@ func.func @count_f32(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> i64 {
     %notboth = arith.xori %both, %true : i1
     %diff = arith.andi %ne, %notboth : i1
     %one = arith.extui %diff : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %n = tensor.extract %r[] : tensor<i64>
+  return %n : i64
+}
+// The number of NaN elements.
+func.func @count_nan(%a: tensor<?x?xf32>) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<i64>
+  %z = linalg.fill ins(%c0 : i64) outs(%e : tensor<i64>) -> tensor<i64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a : tensor<?x?xf32>) outs(%z : tensor<i64>) {
+  ^bb0(%x: f32, %acc: i64):
+    %n = arith.cmpf uno, %x, %x : f32
+    %one = arith.extui %n : i1 to i64
     %s = arith.addi %acc, %one : i64
     linalg.yield %s : i64
   } -> tensor<i64>
@@ -279,6 +327,16 @@ func.func @main() {
   %n3o = call @count_f32(%o3d, %o3rd) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i64
   %n3q = call @count_i8(%q3d, %q3rd) : (tensor<?x?xi8>, tensor<?x?xi8>) -> i64
   call @print_counts(%n3s, %n3o, %n3q) : (i64, i64, i64) -> ()
+
+  // NaN scales: the rows with a NaN of either sign, quiet or signaling
+  // (per token), and their blocks (per block).
+  // CHECK: [4,  4,  4]
+  %nt = call @count_nan(%s1d) : (tensor<?x?xf32>) -> i64
+  %s2c = tensor.cast %s2 : tensor<48x8xf32> to tensor<?x?xf32>
+  %nb = call @count_nan(%s2c) : (tensor<?x?xf32>) -> i64
+  %s3c = tensor.cast %s3 : tensor<48x8xf32> to tensor<?x?xf32>
+  %na = call @count_nan(%s3c) : (tensor<?x?xf32>) -> i64
+  call @print_counts(%nt, %nb, %na) : (i64, i64, i64) -> ()
 
   // Per block of 32 in f16 (the activations rounded to f16).
   // CHECK: [0,  0,  0]
