@@ -40,6 +40,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -165,6 +166,10 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // A reduction and the op that rereads its input (dynamic quantization),
   // a few rows at a time: the second read hits the cache.
   pm.addNestedPass<func::FuncOp>(createQuantAffineFuseReductionRowsPass());
+  // The encodings those loops yield, into the caller's buffers too.
+  pm.addNestedPass<func::FuncOp>(
+      createQuantAffineGuardEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   // Min-max reductions (compute_encoding's statistics) split into lanes.
   QuantAffineVectorizeReductionsPassOptions reductions;
   reductions.parallelOuter = options.openmp;

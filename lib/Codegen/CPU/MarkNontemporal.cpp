@@ -147,11 +147,14 @@ struct QuantAffineMarkNontemporalPass
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
 
-    // The stores to stream: all of them, or those of large loop nests.
+    // The stores to stream: all of them, or those of large loop nests; not
+    // those a later loop of the nest reads back (a streamed line would be
+    // fetched from memory again).
     llvm::SetVector<Operation *> stores;
     DenseMap<Operation *, int64_t> nestBytes;
     func.walk([&](vector::StoreOp store) {
-      if (largeOpBytes == 0 || inLargeNest(store, largeOpBytes, nestBytes))
+      if ((largeOpBytes == 0 || inLargeNest(store, largeOpBytes, nestBytes)) &&
+          !quant_affine::readBackInNest(store, store.getBase()))
         stores.insert(store);
     });
     if (stores.empty())

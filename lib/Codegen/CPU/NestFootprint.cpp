@@ -9,6 +9,10 @@
 #include "QuantAffine/Codegen/CPU/NestFootprint.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -18,9 +22,21 @@
 using namespace mlir;
 
 Value mlir::quant_affine::rootBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
+  while (true) {
+    if (auto view = memref.getDefiningOp<ViewLikeOpInterface>()) {
+      memref = view.getViewSource();
+    } else if (auto loop = memref.getDefiningOp<scf::ForOp>()) {
+      memref = loop.getInitArgs()[cast<OpResult>(memref).getResultNumber()];
+    } else if (auto arg = dyn_cast<BlockArgument>(memref);
+               arg &&
+               isa_and_nonnull<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+               arg.getArgNumber() > 0) {
+      auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      memref = loop.getInitArgs()[arg.getArgNumber() - 1];
+    } else {
+      return memref;
+    }
+  }
 }
 
 std::optional<int64_t> mlir::quant_affine::staticBytes(Value buffer) {
@@ -32,13 +48,50 @@ std::optional<int64_t> mlir::quant_affine::staticBytes(Value buffer) {
   return type.getNumElements() * static_cast<int64_t>(elementBytes);
 }
 
-int64_t mlir::quant_affine::nestFootprintBytes(
-    Operation *op, llvm::DenseMap<Operation *, int64_t> &cache) {
+Operation *mlir::quant_affine::outermostLoop(Operation *op) {
   Operation *nest = op;
   for (Operation *parent = op->getParentOp();
        parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp())
-    if (isa<LoopLikeOpInterface>(parent))
+    if (isa<LoopLikeOpInterface, omp::LoopNestOp>(parent))
       nest = parent;
+  return nest;
+}
+
+/// Whether an op of `op`'s nest outside `op`'s block reads (or, with
+/// `writes`, writes) the buffer `buffer` views.
+static bool accessedElsewhereInNest(Operation *op, Value buffer, bool writes) {
+  Value root = mlir::quant_affine::rootBuffer(buffer);
+  Operation *nest = mlir::quant_affine::outermostLoop(op);
+  WalkResult result = nest->walk([&](Operation *other) {
+    if (other->getBlock() == op->getBlock())
+      return WalkResult::advance();
+    Value accessed;
+    if (writes) {
+      if (isa<vector::StoreOp, vector::TransferWriteOp, vector::MaskedStoreOp,
+              memref::StoreOp>(other))
+        accessed = other->getOperand(1);
+    } else if (isa<vector::LoadOp, vector::TransferReadOp, vector::MaskedLoadOp,
+                   vector::GatherOp, memref::LoadOp>(other)) {
+      accessed = other->getOperand(0);
+    }
+    if (accessed && mlir::quant_affine::rootBuffer(accessed) == root)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+bool mlir::quant_affine::readBackInNest(Operation *store, Value storedBuffer) {
+  return accessedElsewhereInNest(store, storedBuffer, /*writes=*/false);
+}
+
+bool mlir::quant_affine::producedInNest(Operation *load, Value loadedBuffer) {
+  return accessedElsewhereInNest(load, loadedBuffer, /*writes=*/true);
+}
+
+int64_t mlir::quant_affine::nestFootprintBytes(
+    Operation *op, llvm::DenseMap<Operation *, int64_t> &cache) {
+  Operation *nest = outermostLoop(op);
   auto [it, inserted] = cache.try_emplace(nest, 0);
   if (inserted) {
     llvm::SetVector<Value> buffers;

@@ -35,6 +35,9 @@ namespace {
 
 using quant_affine::rootBuffer;
 
+/// Buffers up to this size are not prefetched.
+constexpr int64_t kCacheResidentBytes = 32 << 10;
+
 /// Whether `block` holds a non-temporal vector store.
 bool streamsStores(Block &block) {
   return llvm::any_of(block, [](Operation &op) {
@@ -66,6 +69,12 @@ void prefetchAhead(vector::LoadOp load, int64_t distanceBytes) {
     return;
   Type elem = rootType.getElementType();
   if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8)
+    return;
+  // A buffer this small stays in the L1 cache; one an earlier loop of the
+  // nest wrote (a row tile's encodings) is in the cache already.
+  if (quant_affine::staticBytes(rootBuffer(load.getBase())).value_or(0) <=
+          kCacheResidentBytes ||
+      quant_affine::producedInNest(load, load.getBase()))
     return;
   int64_t ahead = distanceBytes / (elem.getIntOrFloatBitWidth() / 8);
   if (ahead <= 0)

@@ -19,6 +19,7 @@
 
 #include "QuantAffine/Codegen/Common/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -94,8 +95,7 @@ std::optional<unsigned> rowLoopOfReduction(linalg::GenericOp op) {
       return std::nullopt;
     row = dim.getPosition();
   }
-  if (!row ||
-      op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel)
+  if (!row || op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel)
     return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands())
     if (!leadsWithLoop(op, *input, *row))
@@ -229,8 +229,7 @@ std::optional<RowFusion> matchRowFusion(linalg::GenericOp consumer) {
 int64_t rowBytes(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t elements = type.getNumElements() / type.getDimSize(0);
-  return elements *
-         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return elements * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
 }
 
 /// The largest divisor of the consumer's rows whose rows of the input that
@@ -268,34 +267,54 @@ bool ignoresDestinations(linalg::GenericOp op) {
 bool sameButDestinations(linalg::GenericOp a, linalg::GenericOp b) {
   if (a->getName() != b->getName() || a->getAttrs() != b->getAttrs() ||
       a.getDpsInputs() != b.getDpsInputs() ||
-      a->getResultTypes() != b->getResultTypes() ||
-      !ignoresDestinations(a) || !ignoresDestinations(b))
+      a->getResultTypes() != b->getResultTypes() || !ignoresDestinations(a) ||
+      !ignoresDestinations(b))
     return false;
   return OperationEquivalence::isRegionEquivalentTo(
-      &a.getRegion(), &b.getRegion(),
-      OperationEquivalence::IgnoreLocations);
+      &a.getRegion(), &b.getRegion(), OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether `op` computes into slices of `loop`'s shared outputs (the copy
+/// of a producer whose results the loop yields).
+bool writesSharedOutputs(linalg::GenericOp op, scf::ForallOp loop) {
+  return llvm::any_of(op.getDpsInits(), [&](Value init) {
+    auto slice = init.getDefiningOp<tensor::ExtractSliceOp>();
+    return slice &&
+           llvm::is_contained(loop.getRegionIterArgs(), slice.getSource());
+  });
 }
 
 /// Upstream fuses a producer once per slice of it that the tile reads:
 /// an op with two results read by the consumer is computed twice. CSE
-/// merges the copies that are identical; an op yielded by the loop differs
-/// from its copy only in its destinations, which it does not read.
-void mergeFusedCopies(RewriterBase &rewriter, Operation *loop) {
+/// merges the copies that are identical; a copy the loop yields differs
+/// from the other only in its destinations, which neither reads: that one
+/// is kept, so that it computes in place into the loop's outputs.
+void mergeFusedCopies(RewriterBase &rewriter, scf::ForallOp loop) {
   DominanceInfo dominance(loop);
   eliminateCommonSubExpressions(rewriter, dominance, loop);
-  SmallVector<linalg::GenericOp> seen;
   SmallVector<linalg::GenericOp> ops;
   loop->walk([&](linalg::GenericOp op) { ops.push_back(op); });
-  for (linalg::GenericOp op : ops) {
-    auto earlier = llvm::find_if(seen, [&](linalg::GenericOp other) {
-      return other->getBlock() == op->getBlock() &&
-             sameButDestinations(other, op);
-    });
-    if (earlier == seen.end()) {
-      seen.push_back(op);
+  llvm::SmallPtrSet<Operation *, 4> erased;
+  for (auto [i, first] : llvm::enumerate(ops)) {
+    if (erased.contains(first))
       continue;
+    for (linalg::GenericOp second : ArrayRef(ops).drop_front(i + 1)) {
+      if (erased.contains(second) || second->getBlock() != first->getBlock() ||
+          !sameButDestinations(first, second))
+        continue;
+      // Keep the one writing the loop's outputs, if every use of the other
+      // comes after it.
+      linalg::GenericOp kept = first, dropped = second;
+      if (writesSharedOutputs(second, loop) &&
+          llvm::all_of(first->getUsers(), [&](Operation *user) {
+            return dominance.properlyDominates(second.getOperation(), user);
+          }))
+        std::swap(kept, dropped);
+      rewriter.replaceOp(dropped, kept->getResults());
+      erased.insert(dropped);
+      if (dropped == first)
+        break;
     }
-    rewriter.replaceOp(op, (*earlier)->getResults());
   }
   eliminateCommonSubExpressions(rewriter, dominance, loop);
 }
@@ -321,6 +340,44 @@ void moveUsersAfter(RewriterBase &rewriter, Operation *loop) {
   for (Operation *op : toMove) {
     rewriter.moveOpAfter(op, after);
     after = op;
+  }
+}
+
+/// Makes the loop's shared outputs that start from an uninitialized
+/// bufferization.alloc_tensor and only take results that ignore their
+/// destinations start from a tensor.empty of their own instead. The unfused
+/// epilogue's destinations were made alloc_tensor by
+/// quant-affine-guard-empty-tensor-elimination (its results were read by
+/// the quantize too); inside the loop only slices are read, so empty-tensor
+/// elimination can now put the encodings into the caller's buffers.
+void startYieldedResultsEmpty(RewriterBase &rewriter, scf::ForallOp loop) {
+  for (auto [init, arg] :
+       llvm::zip_equal(loop.getOutputsMutable(), loop.getRegionIterArgs())) {
+    auto alloc = init.get().getDefiningOp<bufferization::AllocTensorOp>();
+    if (!alloc || alloc.getCopy() || !alloc.getDynamicSizes().empty())
+      continue;
+    bool onlyIgnoredOuts = true;
+    for (OpOperand &use : arg.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tensor::ParallelInsertSliceOp>(user))
+        continue;
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      bool feedsIgnoredOuts =
+          slice && llvm::all_of(slice->getUses(), [](OpOperand &sliceUse) {
+            auto generic = dyn_cast<linalg::GenericOp>(sliceUse.getOwner());
+            return generic && generic.isDpsInit(&sliceUse) &&
+                   ignoresDestinations(generic);
+          });
+      if (!feedsIgnoredOuts)
+        onlyIgnoredOuts = false;
+    }
+    if (!onlyIgnoredOuts)
+      continue;
+    auto type = cast<RankedTensorType>(init.get().getType());
+    rewriter.setInsertionPoint(loop);
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loop.getLoc(), type.getShape(), type.getElementType());
+    rewriter.modifyOpInPlace(loop, [&] { init.set(empty); });
   }
 }
 
@@ -394,8 +451,7 @@ struct QuantAffineFuseReductionRowsPass
     rewriter.setInsertionPoint(consumer);
     FailureOr<scf::SCFTileAndFuseResult> result =
         scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(consumer.getOperation()),
-            options);
+            rewriter, cast<TilingInterface>(consumer.getOperation()), options);
     if (failed(result))
       return failure();
     // The consumer first: it reads the originals of the yielded results.
@@ -403,9 +459,10 @@ struct QuantAffineFuseReductionRowsPass
     for (auto [original, replacement] : result->replacements)
       if (original.getDefiningOp() != consumer.getOperation())
         yielded.emplace_back(original, replacement);
-    SmallVector<Value> consumerResults = llvm::map_to_vector(
-        consumer->getResults(),
-        [&](Value value) { return result->replacements.lookup(value); });
+    SmallVector<Value> consumerResults =
+        llvm::map_to_vector(consumer->getResults(), [&](Value value) {
+          return result->replacements.lookup(value);
+        });
     rewriter.replaceOp(consumer, consumerResults);
     Operation *loop = result->loops.front().getOperation();
     for (auto [original, replacement] : yielded)
@@ -413,7 +470,8 @@ struct QuantAffineFuseReductionRowsPass
         return !loop->isAncestor(use.getOwner());
       });
     moveUsersAfter(rewriter, loop);
-    mergeFusedCopies(rewriter, loop);
+    mergeFusedCopies(rewriter, cast<scf::ForallOp>(loop));
+    startYieldedResultsEmpty(rewriter, cast<scf::ForallOp>(loop));
     return success();
   }
 };

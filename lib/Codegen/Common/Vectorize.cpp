@@ -100,6 +100,25 @@ std::optional<int64_t> footprintBytes(linalg::GenericOp op) {
   int64_t bytes = 0;
   for (Value tensor : tensors)
     bytes += staticBytes(tensor.getType()).value_or(0);
+  // A tile of an scf.forall (quant-affine-fuse-reduction-rows) moves its
+  // share of what the whole loop moves.
+  for (auto loop = op->getParentOfType<scf::ForallOp>(); loop;
+       loop = loop->getParentOfType<scf::ForallOp>()) {
+    std::optional<SmallVector<int64_t>> lower =
+        getConstantIntValues(loop.getMixedLowerBound());
+    std::optional<SmallVector<int64_t>> upper =
+        getConstantIntValues(loop.getMixedUpperBound());
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantIntValues(loop.getMixedStep());
+    if (!lower || !upper || !steps)
+      return std::nullopt;
+    for (auto [lb, ub, step] : llvm::zip_equal(*lower, *upper, *steps)) {
+      if (step <= 0 || ub <= lb)
+        continue;
+      int64_t trips = llvm::divideCeil(ub - lb, step);
+      bytes = bytes > INT64_MAX / trips ? INT64_MAX : bytes * trips;
+    }
+  }
   return bytes;
 }
 

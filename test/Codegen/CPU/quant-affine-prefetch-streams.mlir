@@ -133,6 +133,7 @@ func.func @prefetched_already(%x: memref<256x256xf32>, %y: memref<256x256xf32>) 
 
 // NEST-LABEL: func.func @small_nest
 // NEST-NOT: memref.prefetch
+// NEST: return
 func.func @small_nest(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -140,6 +141,40 @@ func.func @small_nest(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
   scf.for %i = %c0 to %c64 step %c1 {
     %v = vector.load %x[%i, %c0] : memref<64x256xf32>, vector<64xf32>
     vector.store %v, %y[%i, %c0] : memref<64x256xf32>, vector<64xf32>
+  }
+  return
+}
+
+// -----
+
+// Loads of a buffer of at most 32 KiB, or of one that an earlier loop of
+// the nest wrote (a row tile's encodings), are not prefetched; the other
+// loads of the same loop are.
+// CHECK-LABEL: func.func @cached
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-COUNT-1: memref.prefetch
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @cached(%x: memref<256x256xf32>, %s: memref<256x16xf32>, %t: memref<16xf32>, %y: memref<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %one = arith.constant dense<1.0> : vector<16xf32>
+  scf.for %i = %c0 to %c256 step %c1 {
+    scf.for %j = %c0 to %c16 step %c16 {
+      vector.store %one, %s[%i, %j] : memref<256x16xf32>, vector<16xf32>
+    }
+    scf.for %j = %c0 to %c256 step %c16 {
+      %v = vector.load %x[%i, %j] : memref<256x256xf32>, vector<16xf32>
+      %w = vector.load %s[%i, %c0] : memref<256x16xf32>, vector<16xf32>
+      %u = vector.load %t[%c0] : memref<16xf32>, vector<16xf32>
+      %a = arith.mulf %v, %w : vector<16xf32>
+      %b = arith.mulf %a, %u : vector<16xf32>
+      vector.store %b, %y[%i, %j] {nontemporal = true} : memref<256x256xf32>, vector<16xf32>
+    }
   }
   return
 }

@@ -23,12 +23,28 @@
 namespace mlir {
 namespace quant_affine {
 
-/// The buffer `memref` views (through subviews, reshapes, casts).
+/// The buffer `memref` views (through subviews, reshapes, casts, and the
+/// iter_args and results of scf.for loops that carry it).
 Value rootBuffer(Value memref);
 
 /// Bytes of a buffer of static shape (elements take the power of two of
 /// bytes that holds them, as memrefs lay them out); none otherwise.
 std::optional<int64_t> staticBytes(Value buffer);
+
+/// The outermost loop around `op` (below the function; an omp.loop_nest
+/// counts), or `op` itself outside loops.
+Operation *outermostLoop(Operation *op);
+
+/// Whether the nest of `store` (outermostLoop) reads the buffer `store`
+/// writes in another block than the store's: a later loop reads back what
+/// it wrote (the encodings a row tile quantizes with). A read in the same
+/// block (an in-place update) does not count.
+bool readBackInNest(Operation *store, Value storedBuffer);
+
+/// Whether the nest of `load` writes the buffer `load` reads in another
+/// block than the load's: an earlier loop produced what it reads (a row
+/// tile's encodings). A write in the same block does not count.
+bool producedInNest(Operation *load, Value loadedBuffer);
 
 /// Bytes that the outermost loop around `op` (`op` itself outside loops)
 /// references: each buffer of static shape counted once at its size.

@@ -93,6 +93,10 @@ def QuantAffinePrefetchStreamsPass
     single-thread bandwidth is bound by how many lines are in flight,
     prefetching them takes dynamic quantization from 0.6 to 0.75 of its
     limit up to 0.75 to 1.2 (docs/Benchmarks.md).
+
+    Under either rule, loads of a buffer of at most 32 KiB, and of one that
+    another block of the nest writes (what an earlier loop of a row tile
+    produced), are in the cache: not prefetched.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"1024",
@@ -134,6 +138,12 @@ def QuantAffineMarkNontemporalPass
     is. The CPU pipeline passes the last-level cache size: then the output
     would not stay in cache for its consumer anyway, and streaming saves
     reading each output line for ownership first.
+
+    Either way, a store whose buffer a load in another block of its nest
+    reads (a later loop reading back what an earlier one wrote: a row
+    tile's statistics, its encodings) stays plain: a streamed line would be
+    fetched back from memory. (An `omp.loop_nest` is a loop of the nest too;
+    a buffer carried through `scf.for` iter_args is one buffer.)
   }];
   let options = [
     Option<"largeOpBytes", "large-op-bytes", "int64_t", /*default=*/"0",

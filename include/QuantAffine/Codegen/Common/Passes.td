@@ -74,7 +74,12 @@ def QuantAffineFuseReductionRowsPass
     upstream's `tileConsumerAndFuseProducersUsingSCF`. Each tile then
     reduces its rows and quantizes them while they are still in the cache:
     the input comes from memory once. Results of the fused ops used
-    elsewhere (the encodings) are yielded by the loop. A reduction over the
+    elsewhere (the encodings) are yielded by the loop, from a `tensor.empty`
+    of their own where they started from an uninitialized
+    `bufferization.alloc_tensor`, so that empty-tensor elimination can put
+    them into the caller's buffers. Upstream fuses a producer once per slice
+    the tile reads; the copies are merged (the one writing into the loop's
+    outputs is kept). A reduction over the
     first dim (per tensor, per channel of a later dim) is left alone: a tile
     would need the whole input.
   }];
@@ -83,7 +88,8 @@ def QuantAffineFuseReductionRowsPass
            "Bytes of the reread input's rows per tile (at least one row)">
   ];
   let dependentDialects = [
-    "linalg::LinalgDialect", "scf::SCFDialect", "tensor::TensorDialect"
+    "bufferization::BufferizationDialect", "linalg::LinalgDialect",
+    "scf::SCFDialect", "tensor::TensorDialect"
   ];
 }
 
@@ -102,12 +108,17 @@ def QuantAffineVectorizeReductionsPass
 
     A float `minimumf`/`maximumf` reduction of one f32 or f64 input is first
     rewritten as an integer `minsi`/`maxsi` reduction of an ordered key (the
-    bits, magnitude flipped when the sign is set, so that `-0 < +0`; NaN the
-    integer extreme that wins), and an elementwise op after it turns the
-    results back and combines them with the destinations: IEEE's
-    NaN-propagating min/max is several x86 instructions, an integer one is
-    one. The elementwise op does not read destinations filled with the
-    neutral element (+inf, -inf). The last loop, a reduction that every input reads as its last,
+    bits, magnitude flipped when the sign is set, so that `-0 < +0`), and an
+    elementwise op after it turns the results back and combines them with
+    the destinations: IEEE's NaN-propagating min/max is several x86
+    instructions, an integer one is one. NaN: a minimum and a maximum of
+    the same element together need no test per element (positive NaNs' keys
+    lie above +inf's, negative ones' below -inf's, so the decoding sees a
+    NaN in the two results and makes both NaN); alone, NaN's key is the
+    integer extreme that wins. The elementwise op does not read destinations
+    filled with the neutral element (+inf, -inf). A short reduction without
+    other reduction loops starts each result from that neutral element as a
+    constant rather than reading its destination. The last loop, a reduction that every input reads as its last,
     contiguous dim, is split into `size / lanes` steps and a parallel dim of
     `lanes`: the op reduces into `lanes` partial results per result (from
     the combiner's neutral element), and a second op combines the lanes into
