@@ -231,13 +231,13 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
       nontemporal.largeOpBytes = llcBytes;
     pm.addNestedPass<func::FuncOp>(
         createQuantAffineMarkNontemporalPass(nontemporal));
-    // What streams out was read from memory too: prefetch it; and what
-    // large nests read, whatever their stores.
-    QuantAffinePrefetchStreamsPassOptions prefetchStreams;
-    prefetchStreams.largeNestBytes = kPrefetchNestBytes;
-    pm.addNestedPass<func::FuncOp>(
-        createQuantAffinePrefetchStreamsPass(prefetchStreams));
   }
+  // What streams out was read from memory too: prefetch it; and what large
+  // nests read, whatever their stores.
+  QuantAffinePrefetchStreamsPassOptions prefetchStreams;
+  prefetchStreams.largeNestBytes = kPrefetchNestBytes;
+  pm.addNestedPass<func::FuncOp>(
+      createQuantAffinePrefetchStreamsPass(prefetchStreams));
   addStandardToLLVMStage(pm);
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
