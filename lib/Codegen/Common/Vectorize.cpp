@@ -24,7 +24,9 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/VectorInterfaces.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -379,6 +381,32 @@ struct QuantAffineVectorizePass
       (void)vectorizeAndReplace(rewriter, tile, vectorSizes);
     }
     repairTransferMasks(rewriter, getOperation());
+    hoistInvariantVectors(getOperation());
+  }
+
+  /// Moves vector and scalar computations that do not change in a loop (a
+  /// block's scale read and broadcast to its tile, a per-tensor scale) out
+  /// of it, innermost loops first. On tensors the reads are pure; once
+  /// bufferized, LLVM could not move them past the loop's stores, which
+  /// might alias. Other tensor-valued ops than slices (fills, empties)
+  /// stay: moved out of an scf.forall, their buffers would be shared and
+  /// copied.
+  static void hoistInvariantVectors(Operation *root) {
+    root->walk([](LoopLikeOpInterface loop) {
+      moveLoopInvariantCode(
+          loop.getLoopRegions(),
+          [&](Value value, Region *) {
+            return loop.isDefinedOutsideOfLoop(value);
+          },
+          [](Operation *op, Region *) {
+            return (isa<tensor::ExtractSliceOp>(op) ||
+                    llvm::none_of(op->getResultTypes(),
+                                  llvm::IsaPred<TensorType>)) &&
+                   op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+                   isSpeculatable(op);
+          },
+          [&](Operation *op, Region *) { loop.moveOutOfLoop(op); });
+    });
   }
 };
 

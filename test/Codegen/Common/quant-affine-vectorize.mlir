@@ -175,3 +175,35 @@ func.func @dynamic_result(%a: tensor<?x64xf32>) -> tensor<?x64xi8> {
 }
 
 // NEGLARGE: error: large-vector-width must be at least 0, got -1
+
+// A block's scale does not change across the 16-lane tiles of its block:
+// its slice and broadcast read move out of that loop (on tensors the read
+// is pure; bufferized, LLVM could not move it past the loop's stores).
+// CHECK-LABEL: func.func @block_scale_hoisted(
+// CHECK: scf.for %[[ROW:[a-z0-9]*]] =
+// CHECK: scf.for %[[BLOCK:[a-z0-9]*]] =
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[ROW]], %[[BLOCK]]] [1, 1] [1, 1] : tensor<4x2xf32> to tensor<1x1xf32>
+// CHECK: %[[SV:.*]] = vector.transfer_read %[[S]]
+// CHECK: scf.for
+// CHECK-NOT: tensor<4x2xf32> to tensor<1x1xf32>
+// CHECK: arith.divf %{{.*}}, %[[SV]]
+func.func @block_scale_hoisted(%arg0: tensor<4x64xf32>, %arg1: tensor<4x2xf32>) -> tensor<4x64xi8> {
+  %c32 = arith.constant 32 : index
+  %expanded = tensor.expand_shape %arg0 [[0], [1, 2]] output_shape [4, 2, 32] : tensor<4x64xf32> into tensor<4x2x32xf32>
+  %0 = tensor.empty() : tensor<4x2x32xi8>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%expanded, %arg1 : tensor<4x2x32xf32>, tensor<4x2xf32>) outs(%0 : tensor<4x2x32xi8>) {
+  ^bb0(%in: f32, %in_0: f32, %out: i8):
+    %cst = arith.constant -8.000000e+00 : f32
+    %cst_1 = arith.constant 7.000000e+00 : f32
+    %2 = arith.divf %in, %in_0 : f32
+    %3 = math.roundeven %2 : f32
+    %4 = arith.cmpf olt, %3, %cst : f32
+    %5 = arith.select %4, %cst, %3 : f32
+    %6 = arith.cmpf olt, %cst_1, %5 : f32
+    %7 = arith.select %6, %cst_1, %5 : f32
+    %8 = arith.fptosi %7 : f32 to i8
+    linalg.yield %8 : i8
+  } -> tensor<4x2x32xi8>
+  %collapsed = tensor.collapse_shape %1 [[0], [1, 2]] : tensor<4x2x32xi8> into tensor<4x64xi8>
+  return %collapsed : tensor<4x64xi8>
+}

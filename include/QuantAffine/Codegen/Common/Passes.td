@@ -247,6 +247,16 @@ def QuantAffineVectorizePass
     inputs count as nothing; a dynamic result keeps `vector-width`. The CPU
     pipeline gives ops larger than the last-level cache 64 lanes this way,
     so that even i8 results fill whole 64-byte lines for streaming stores.
+    An op in a tile of an `scf.forall` (quant-affine-fuse-reduction-rows)
+    counts its bytes times the loop's trip count. Ops inside an
+    `scf.forall` are not split into another one.
+
+    Last, vector and scalar ops and slices that do not change in a loop (a
+    block's scale read and broadcast to its tiles) move out of it, innermost
+    loops first: on tensors the reads are pure, where once bufferized LLVM
+    could not move them past the loop's stores. Other tensor ops (fills,
+    empties) stay, whose buffers would be shared by the iterations of an
+    `scf.forall`.
 
     Run it after `--convert-quant-affine-to-linalg` and before
     bufferization; `--quant-affine-cpu-pipeline` and
