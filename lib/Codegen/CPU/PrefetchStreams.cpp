@@ -37,6 +37,8 @@ using quant_affine::rootBuffer;
 
 /// Buffers up to this size are not prefetched.
 constexpr int64_t kCacheResidentBytes = 32 << 10;
+/// A cache line.
+constexpr int64_t kLineBytes = 64;
 
 /// Whether `block` holds a non-temporal vector store.
 bool streamsStores(Block &block) {
@@ -90,18 +92,28 @@ void prefetchAhead(vector::LoadOp load, int64_t distanceBytes) {
     linear = arith::AddIOp::create(
         b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
   int64_t total = rootType.getNumElements();
-  Value target = arith::MinUIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, linear,
-                            arith::ConstantIndexOp::create(b, loc, ahead)),
-      arith::ConstantIndexOp::create(b, loc, total - 1));
   auto flatType = MemRefType::get({total}, elem);
   Value flat = memref::ReinterpretCastOp::create(
       b, loc, flatType, metadata.getBaseBuffer(), /*offset=*/0,
       /*sizes=*/ArrayRef<int64_t>{total}, /*strides=*/ArrayRef<int64_t>{1});
-  memref::PrefetchOp::create(b, loc, flat, ValueRange{target},
-                             /*isWrite=*/false, /*localityHint=*/3,
-                             /*isDataCache=*/true);
+  // One prefetch per cache line the load reads (a 64-lane f32 load reads
+  // four).
+  int64_t elementBytes = elem.getIntOrFloatBitWidth() / 8;
+  int64_t loadBytes = load.getVectorType().getNumElements() * elementBytes;
+  int64_t lines = std::max<int64_t>(1, loadBytes / kLineBytes);
+  Value last = arith::ConstantIndexOp::create(b, loc, total - 1);
+  for (int64_t line = 0; line < lines; ++line) {
+    Value target = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, linear,
+            arith::ConstantIndexOp::create(
+                b, loc, ahead + line * kLineBytes / elementBytes)),
+        last);
+    memref::PrefetchOp::create(b, loc, flat, ValueRange{target},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
 }
 
 struct QuantAffinePrefetchStreamsPass

@@ -5,7 +5,8 @@
 // RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=-1" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: large-nest-bytes must be at least 0, got -1
 // A loop that streams its stores prefetches what it loads 1 KiB (256 f32)
-// further on in the whole argument, row-major, clamped to its last element;
+// further on in the whole argument, row-major, clamped to its last element,
+// each 64-byte line of the load;
 // loops with plain stores, and loads from memrefs of dynamic shape, are left
 // alone.
 
@@ -14,10 +15,18 @@
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW:.*]] :
 // CHECK: arith.muli %{{.*}}, %[[STRIDES]]#0
 // CHECK: arith.muli %{{.*}}, %[[STRIDES]]#1
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [65536], strides: [1] : memref<f32> to memref<65536xf32>
 // CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c256
 // CHECK: %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %c65535
-// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [65536], strides: [1] : memref<f32> to memref<65536xf32>
 // CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]]], read, locality<3>, data : memref<65536xf32>
+// One per 64-byte line of the 256-byte load: 16 f32 apart.
+// CHECK: arith.addi %{{.*}}, %c272
+// CHECK: memref.prefetch %[[FLAT]]
+// CHECK: arith.addi %{{.*}}, %c288
+// CHECK: memref.prefetch %[[FLAT]]
+// CHECK: arith.addi %{{.*}}, %c304
+// CHECK: memref.prefetch %[[FLAT]]
+// CHECK-NOT: memref.prefetch
 // CHECK: vector.load %[[VIEW]]
 // NONE-LABEL: func.func @streamed
 // NONE-NOT: memref.prefetch
