@@ -20,7 +20,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -129,6 +131,14 @@ struct QuantAffinePrefetchStreamsPass
           << static_cast<int64_t>(largeNestBytes);
       return signalPassFailure();
     }
+    // Unmasked 1-D transfer reads become vector.load (as
+    // quant-affine-mark-nontemporal does for writes), which is what is
+    // prefetched: without streamed stores no pass did it before.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
     SmallVector<vector::LoadOp> loads;
     DenseMap<Operation *, int64_t> nestBytes;
     getOperation().walk([&](Block *block) {

@@ -187,3 +187,32 @@ func.func @cached(%x: memref<256x256xf32>, %s: memref<256x16xf32>, %t: memref<16
   }
   return
 }
+
+// -----
+
+// Unmasked 1-D transfer reads become vector.load first (without streamed
+// stores, no earlier pass lowers them), and are prefetched as loads.
+// NEST-LABEL: func.func @transfer_reads
+// NEST: scf.for
+// NEST: memref.prefetch
+// NEST: vector.load
+// NEST-NOT: vector.transfer_read
+// NEST: return
+func.func @transfer_reads(%x: memref<256x256xf32>, %m: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  scf.for %i = %c0 to %c256 step %c1 {
+    %acc = scf.for %j = %c0 to %c256 step %c16 iter_args(%a = %zero) -> (vector<16xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]} : memref<256x256xf32>, vector<16xf32>
+      %b = arith.maximumf %a, %v : vector<16xf32>
+      scf.yield %b : vector<16xf32>
+    }
+    %r = vector.reduction <maximumf>, %acc : vector<16xf32> into f32
+    memref.store %r, %m[%i] : memref<256xf32>
+  }
+  return
+}

@@ -69,7 +69,8 @@ def QuantAffineFlattenTransfersPass
 def QuantAffinePrefetchStreamsPass
     : Pass<"quant-affine-prefetch-streams", "func::FuncOp"> {
   let summary = "Prefetch the inputs of loops that stream their outputs";
-  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "vector::VectorDialect"];
   let description = [{
     A loop whose vector stores are non-temporal (quant-affine-mark-nontemporal)
     streams a large output, and so reads large inputs too, a row per thread.
@@ -95,6 +96,10 @@ def QuantAffinePrefetchStreamsPass
     single-thread bandwidth is bound by how many lines are in flight,
     prefetching them takes dynamic quantization from 0.6 to 0.75 of its
     limit up to 0.75 to 1.2 (docs/Benchmarks.md).
+
+    Unmasked 1-D `vector.transfer_read`s are first lowered to `vector.load`
+    (upstream's transfer lowering patterns), so that loops are prefetched
+    whether or not `quant-affine-mark-nontemporal` ran before.
 
     Under either rule, loads of a buffer of at most 32 KiB, and of one that
     another block of the nest writes (what an earlier loop of a row tile
