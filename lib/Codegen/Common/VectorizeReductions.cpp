@@ -231,6 +231,14 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
   rewriter.setInsertionPointAfter(reduce);
   SmallVector<Value> decodeInputs(reduce.getResults());
   SmallVector<Value> destinations = op.getDpsInits();
+  // A destination filled with the neutral element is not read (below): an
+  // empty one of its own saves filling it.
+  for (auto [destination, neutral] : llvm::zip(destinations, startsNeutral))
+    if (neutral) {
+      auto type = cast<RankedTensorType>(destination.getType());
+      destination = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+    }
   int64_t rank = cast<RankedTensorType>(destinations[0].getType()).getRank();
   AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
   SmallVector<AffineMap> decodeMaps(2 * destinations.size(), identity);
@@ -442,9 +450,10 @@ struct QuantAffineVectorizeReductionsPass
     // Inside a loop of threads already (quant-affine-fuse-reduction-rows):
     // no nested one.
     bool threads = parallelOuter && !op->getParentOfType<scf::ForallOp>();
+    SmallVector<LoopLikeOpInterface> rowLoops;
     if (llvm::is_contained(rows, 1))
       tile = quant_affine::tileAndReplace(
-          rewriter, tile, asIndexAttrs(rewriter, rows), threads);
+          rewriter, tile, asIndexAttrs(rewriter, rows), threads, &rowLoops);
     if (tile && llvm::is_contained(steps, 1))
       tile = quant_affine::tileAndReplace(
           rewriter, tile, asIndexAttrs(rewriter, steps), /*forall=*/false);
@@ -452,10 +461,29 @@ struct QuantAffineVectorizeReductionsPass
     // other tile wrote: where the destinations start as the combiners'
     // neutral elements, the tile starts from them as constants instead of
     // reading them (one load and one combination fewer per result).
-    if (tile && !llvm::is_contained(steps, 1) && !neutrals.empty())
+    if (tile && !llvm::is_contained(steps, 1) && !neutrals.empty()) {
       startFromConstants(rewriter, tile, neutrals);
+      // Then no tile reads what the rows' loop starts from: not filled.
+      if (!rowLoops.empty())
+        startEmpty(rewriter, rowLoops.front());
+    }
     if (tile)
       vectorizeInPlace(rewriter, tile);
+  }
+
+  /// Makes the tensors `loop` starts from that are linalg.fill results
+  /// start from tensor.empty ops instead (their values are not read).
+  static void startEmpty(RewriterBase &rewriter, LoopLikeOpInterface loop) {
+    for (OpOperand &init : loop.getInitsMutable()) {
+      auto fill = init.get().getDefiningOp<linalg::FillOp>();
+      if (!fill)
+        continue;
+      auto type = cast<RankedTensorType>(init.get().getType());
+      rewriter.setInsertionPoint(loop);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loop.getLoc(), type.getShape(), type.getElementType());
+      rewriter.modifyOpInPlace(loop, [&] { init.set(empty); });
+    }
   }
 
   /// The constant each destination of `op` is filled with, if every one is
