@@ -75,6 +75,19 @@ SmallVector<Operation *> exactCombiners(linalg::GenericOp op) {
   return combiners;
 }
 
+/// `combiner`'s neutral element (+inf for a minimum, -inf for a maximum,
+/// 0 for a sum), if `init` is a linalg.fill of it.
+std::optional<TypedAttr> neutralFill(Value init, Operation *combiner) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  Attribute value;
+  if (!fill || !neutral ||
+      !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+      value != *neutral)
+    return std::nullopt;
+  return neutral;
+}
+
 /// A last loop this short is reduced within one vector per row (a block of
 /// a blocked encoding): split into lanes, its partial results would be
 /// nearly as large as its input.
@@ -221,13 +234,8 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
 
   // Back to floats, combined with the destinations' values.
   SmallVector<bool> startsNeutral;
-  for (auto [i, combiner] : llvm::enumerate(combiners)) {
-    auto fill = op.getDpsInits()[i].getDefiningOp<linalg::FillOp>();
-    APFloat start(0.0);
-    startsNeutral.push_back(
-        fill && matchPattern(fill.getInputs()[0], m_ConstantFloat(&start)) &&
-        start.isInfinity() && start.isNegative() != isMin(combiner));
-  }
+  for (auto [init, combiner] : llvm::zip(op.getDpsInits(), combiners))
+    startsNeutral.push_back(neutralFill(init, combiner).has_value());
   rewriter.setInsertionPointAfter(reduce);
   SmallVector<Value> decodeInputs(reduce.getResults());
   SmallVector<Value> destinations = op.getDpsInits();
@@ -492,14 +500,10 @@ struct QuantAffineVectorizeReductionsPass
     SmallVector<Operation *> combiners = exactCombiners(op);
     SmallVector<Attribute> neutrals;
     for (auto [init, combiner] : llvm::zip(op.getDpsInits(), combiners)) {
-      auto fill = init.getDefiningOp<linalg::FillOp>();
-      std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-      Attribute value;
-      if (!fill || !neutral ||
-          !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
-          value != *neutral)
+      std::optional<TypedAttr> neutral = neutralFill(init, combiner);
+      if (!neutral)
         return {};
-      neutrals.push_back(value);
+      neutrals.push_back(*neutral);
     }
     if (neutrals.size() != combiners.size() || combiners.empty())
       return {};
