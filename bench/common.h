@@ -4,6 +4,8 @@
 // descriptor that llvm.emit_c_interface functions take, the table entry for a
 // compiled kernel, and the layout of each encoding's scales.
 #pragma once
+#include <immintrin.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -154,4 +156,46 @@ inline MemRef2D desc(void *p, int64_t rows, int64_t cols) {
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// The limit's time when it is the fastest of several loop variants: each
+/// variant's median over the rounds, then the smallest of those. (Taking the
+/// fastest variant within each round and then the median would compare a
+/// minimum of several noisy draws against single draws of ours, and so
+/// understate the limit's time by the machine's noise.)
+inline double fastestMedian(const std::vector<std::vector<double>> &variants) {
+  double fastest = median(variants.front());
+  for (const std::vector<double> &times : variants)
+    fastest = std::min(fastest, median(times));
+  return fastest;
+}
+
+/// Hands out input copies round robin over every timed call (ours, the plain
+/// loop and each limit variant alike), so that each call reads the copy read
+/// longest ago: cold for every contender once the copies exceed the cache.
+/// (Rotating per round instead gave a call a copy that another had read a
+/// few calls earlier, warm in a large last-level cache, and not equally so
+/// for every contender.)
+class CopyRotation {
+public:
+  explicit CopyRotation(int64_t count) : count(count) {}
+  int64_t operator()() { return next++ % count; }
+
+private:
+  int64_t count, next = 0;
+};
+
+/// How a limit loop prefetches its input in software.
+enum class Prefetch { None, L1Ahead1K, L2Ahead4K };
+
+/// Prefetches for the 256 input bytes a limit loop reads at `step`: none;
+/// one line 1 KiB ahead into L1; or each of the four lines 4 KiB ahead into
+/// L2, as quant-affine-prefetch-streams does by default.
+template <Prefetch P> inline void prefetchStep(const void *step) {
+  const char *p = static_cast<const char *>(step);
+  if constexpr (P == Prefetch::L1Ahead1K)
+    _mm_prefetch(p + 1024, _MM_HINT_T0);
+  if constexpr (P == Prefetch::L2Ahead4K)
+    for (int line = 0; line < 4; ++line)
+      _mm_prefetch(p + 4096 + 64 * line, _MM_HINT_T1);
 }

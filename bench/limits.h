@@ -69,8 +69,9 @@ template <StoreKind Kind> inline void storeLine(char *p, __m512i v) {
 /// elements. A step loads the input lines, folds them into the output lines
 /// (XOR where the input is wider, copies where it is narrower: one vector
 /// operation per line at most) and stores them. With `PrefetchBytes`, each
-/// input line is prefetched that far ahead.
-template <int InBits, int OutBits, StoreKind Kind, int PrefetchBytes>
+/// input line is prefetched that far ahead, with `Hint` (into L1 or L2).
+template <int InBits, int OutBits, StoreKind Kind, int PrefetchBytes,
+          int Hint = _MM_HINT_T0>
 void limitLoop(const void *in, void *out, int64_t rows, int64_t cols) {
   constexpr int kMinBits = InBits < OutBits ? InBits : OutBits;
   constexpr int64_t kStep = std::max<int64_t>(512 / kMinBits, 64);
@@ -91,7 +92,7 @@ void limitLoop(const void *in, void *out, int64_t rows, int64_t cols) {
     for (int64_t i = 0; i < cols; i += kStep, s += 64 * kIn, d += 64 * kOut) {
       if constexpr (PrefetchBytes > 0)
         for (int l = 0; l < kIn; ++l)
-          _mm_prefetch(s + PrefetchBytes + 64 * l, _MM_HINT_T0);
+          _mm_prefetch(s + PrefetchBytes + 64 * l, Hint);
       // (No array of lines: clang 22 then drops the stores' non-temporal
       // hint.)
       if constexpr (kIn >= kOut) {
@@ -228,13 +229,18 @@ template <int InBits, int OutBits> std::vector<LimitVariant> variantsOf() {
   // Prefetch distances: 1 KiB helps little on the machine we measure (its
   // hardware prefetchers follow these streams); 4 KiB ahead helped the
   // patterns whose input is narrow (read 1 or less, write 4) with streaming
-  // stores, on one thread, by up to 1.4x in a sweep of 0.5 to 4 KiB.
+  // stores, on one thread, by up to 1.4x in a sweep of 0.5 to 4 KiB. Into
+  // L2 4 KiB ahead is what quant-affine-prefetch-streams does by default.
   std::vector<LimitVariant> variants = {
       {"plain", limitLoop<InBits, OutBits, StoreKind::Plain, 0>},
       {"plain-pf1k", limitLoop<InBits, OutBits, StoreKind::Plain, 1024>},
       {"stream", limitLoop<InBits, OutBits, StoreKind::Stream, 0>},
       {"stream-pf1k", limitLoop<InBits, OutBits, StoreKind::Stream, 1024>},
       {"stream-pf4k", limitLoop<InBits, OutBits, StoreKind::Stream, 4096>},
+      {"plain-l2pf4k",
+       limitLoop<InBits, OutBits, StoreKind::Plain, 4096, _MM_HINT_T1>},
+      {"stream-l2pf4k",
+       limitLoop<InBits, OutBits, StoreKind::Stream, 4096, _MM_HINT_T1>},
       {"kernel-plain", kernelShapedLoop<InBits, OutBits, StoreKind::Plain>},
       {"kernel-stream", kernelShapedLoop<InBits, OutBits, StoreKind::Stream>},
   };
