@@ -65,8 +65,10 @@ bool readsLargeNest(vector::LoadOp load, int64_t limit,
 }
 
 /// Prefetches the element `distanceBytes` after the first one `load` reads,
-/// in its root memref's row-major order, clamped to the last element.
-void prefetchAhead(vector::LoadOp load, int64_t distanceBytes) {
+/// in its root memref's row-major order, clamped to the last element, with
+/// the given temporal locality.
+void prefetchAhead(vector::LoadOp load, int64_t distanceBytes,
+                   unsigned locality) {
   auto rootType = dyn_cast<MemRefType>(rootBuffer(load.getBase()).getType());
   if (!rootType || !rootType.hasStaticShape() ||
       !rootType.getLayout().isIdentity() || rootType.getNumElements() == 0)
@@ -113,7 +115,7 @@ void prefetchAhead(vector::LoadOp load, int64_t distanceBytes) {
                 b, loc, ahead + line * kLineBytes / elementBytes)),
         last);
     memref::PrefetchOp::create(b, loc, flat, ValueRange{target},
-                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isWrite=*/false, /*localityHint=*/locality,
                                /*isDataCache=*/true);
   }
 }
@@ -126,6 +128,11 @@ struct QuantAffinePrefetchStreamsPass
   void runOnOperation() override {
     if (distance <= 0)
       return;
+    if (locality > 3) {
+      getOperation().emitError("locality must be 0 to 3, got ")
+          << static_cast<unsigned>(locality);
+      return signalPassFailure();
+    }
     if (largeNestBytes < 0) {
       getOperation().emitError("large-nest-bytes must be at least 0, got ")
           << static_cast<int64_t>(largeNestBytes);
@@ -150,7 +157,7 @@ struct QuantAffinePrefetchStreamsPass
             loads.push_back(load);
     });
     for (vector::LoadOp load : loads)
-      prefetchAhead(load, distance);
+      prefetchAhead(load, distance, locality);
   }
 };
 

@@ -1,12 +1,14 @@
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams -split-input-file | FileCheck %s
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=0" -split-input-file | FileCheck %s --check-prefix=NONE
-// RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=4096" -split-input-file | FileCheck %s --check-prefix=FAR
+// RUN: quant-affine-opt %s --quant-affine-prefetch-streams="distance=1024 locality=3" -split-input-file | FileCheck %s --check-prefix=NEAR
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=262144" -split-input-file | FileCheck %s --check-prefix=NEST
 // RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=-1" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: large-nest-bytes must be at least 0, got -1
-// A loop that streams its stores prefetches what it loads 1 KiB (256 f32)
+// RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="locality=4" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADLOC
+// BADLOC: locality must be 0 to 3, got 4
+// A loop that streams its stores prefetches what it loads 4 KiB (1024 f32)
 // further on in the whole argument, row-major, clamped to its last element,
-// each 64-byte line of the load;
+// into L2 (locality 2), each 64-byte line of the load;
 // loops with plain stores, and loads from memrefs of dynamic shape, are left
 // alone.
 
@@ -16,23 +18,24 @@
 // CHECK: arith.muli %{{.*}}, %[[STRIDES]]#0
 // CHECK: arith.muli %{{.*}}, %[[STRIDES]]#1
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [65536], strides: [1] : memref<f32> to memref<65536xf32>
-// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c256
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c1024
 // CHECK: %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %c65535
-// CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]]], read, locality<3>, data : memref<65536xf32>
+// CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]]], read, locality<2>, data : memref<65536xf32>
 // One per 64-byte line of the 256-byte load: 16 f32 apart.
-// CHECK: arith.addi %{{.*}}, %c272
+// CHECK: arith.addi %{{.*}}, %c1040
 // CHECK: memref.prefetch %[[FLAT]]
-// CHECK: arith.addi %{{.*}}, %c288
+// CHECK: arith.addi %{{.*}}, %c1056
 // CHECK: memref.prefetch %[[FLAT]]
-// CHECK: arith.addi %{{.*}}, %c304
+// CHECK: arith.addi %{{.*}}, %c1072
 // CHECK: memref.prefetch %[[FLAT]]
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.load %[[VIEW]]
 // NONE-LABEL: func.func @streamed
 // NONE-NOT: memref.prefetch
 // NONE: return
-// FAR-LABEL: func.func @streamed
-// FAR: arith.addi %{{.*}}, %c1024
+// NEAR-LABEL: func.func @streamed
+// NEAR: arith.addi %{{.*}}, %c256
+// NEAR: memref.prefetch %{{.*}}, read, locality<3>, data
 func.func @streamed(%x: memref<256x256xf32>, %y: memref<256x256xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -81,9 +81,14 @@ def QuantAffinePrefetchStreamsPass
     the next), clamped to its last element. The address is taken from the
     view's strided metadata, on a rank-1 view of the whole memref; a load
     wider than a 64-byte line gets one prefetch per line (a 64-lane f32
-    load, four: with one, three lines in four came unprefetched). On the
-    2-core machine this project measures on, prefetching 1 KiB ahead makes
-    streamed elementwise loops about 10 % faster (docs/Benchmarks.md).
+    load, four: with one, three lines in four came unprefetched).
+
+    The prefetches fetch into the L2 cache (`locality` 2, `prefetcht1` on
+    x86) 4 KiB ahead by default: a single core's bandwidth is bound by the
+    lines it has in flight, and on the Intel host of docs/Benchmarks.md
+    this made the streamed loops 10 to 20 % faster than prefetching into
+    L1 1 KiB ahead, and dynamic quantization per tensor 10 to 15 % (paired
+    runs of both builds, cold inputs); 8 and 16 KiB measured the same as 4.
 
     With `large-nest-bytes`, loops whose stores stay in the cache get the
     same prefetches where their data does not: each `vector.load` of a
@@ -106,8 +111,11 @@ def QuantAffinePrefetchStreamsPass
     produced), are in the cache: not prefetched.
   }];
   let options = [
-    Option<"distance", "distance", "int64_t", /*default=*/"1024",
+    Option<"distance", "distance", "int64_t", /*default=*/"4096",
            "Bytes ahead to prefetch (0: none)">,
+    Option<"locality", "locality", "unsigned", /*default=*/"2",
+           "Temporal locality of the prefetches, as memref.prefetch's "
+           "(0-3; 3 fetches into L1, 2 into L2)">,
     Option<"largeNestBytes", "large-nest-bytes", "int64_t", /*default=*/"0",
            "Also prefetch the loads of loop nests moving more than this "
            "(0: only loops with non-temporal stores)">
