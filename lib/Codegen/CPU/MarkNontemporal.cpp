@@ -67,6 +67,19 @@ bool inLargeNest(vector::StoreOp store, int64_t limit,
   return quant_affine::nestFootprintBytes(store, nestBytes) > limit;
 }
 
+/// Whether `root` is a buffer this function allocates and does not return:
+/// a temporary, read again in this function (streaming it past the caches
+/// would make that read go to memory), and not known to be aligned, so that
+/// marking it would leave the function unversioned and every stream
+/// unaligned (x86 then splits each vector into 8-byte `movnti`s).
+bool isTemporary(Value root) {
+  Operation *def = root.getDefiningOp();
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def) &&
+         llvm::none_of(def->getUsers(), [](Operation *user) {
+           return isa<func::ReturnOp>(user);
+         });
+}
+
 /// The function argument a store's memref views, if it views one.
 BlockArgument rootArgument(Value memref, Block &entry) {
   auto arg = dyn_cast<BlockArgument>(rootBuffer(memref));
@@ -149,12 +162,13 @@ struct QuantAffineMarkNontemporalPass
 
     // The stores to stream: all of them, or those of large loop nests; not
     // those a later loop of the nest reads back (a streamed line would be
-    // fetched from memory again).
+    // fetched from memory again), nor those into temporaries.
     llvm::SetVector<Operation *> stores;
     DenseMap<Operation *, int64_t> nestBytes;
     func.walk([&](vector::StoreOp store) {
       if ((largeOpBytes == 0 || inLargeNest(store, largeOpBytes, nestBytes)) &&
-          !quant_affine::readBackInNest(store, store.getBase()))
+          !quant_affine::readBackInNest(store, store.getBase()) &&
+          !isTemporary(rootBuffer(store.getBase())))
         stores.insert(store);
     });
     if (stores.empty())

@@ -118,3 +118,46 @@ func.func @dynamic_out(%x: memref<256x16xf32>, %out: memref<?x16xf32>) {
 }
 
 // NEG: error: large-op-bytes must be at least 0, got -1
+
+// Stores into a buffer the function allocates and does not return (a
+// temporary, read again later: float_qdq's per-channel factors) stay plain,
+// and do not keep the output's stores from being versioned and aligned:
+// an unaligned non-temporal vector store becomes 8-byte movnti's on x86.
+// A returned allocation is an output and streams.
+// CHECK-LABEL: func.func @temporary
+// CHECK: arith.remui
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}}, %[[TMP:.*]][%{{.*}}] : memref<16xf32>, vector<16xf32>
+// CHECK: vector.store {{.*}} {alignment = 64 : i64, nontemporal = true} : memref<4x16xf32>, vector<16xf32>
+// CHECK: } else {
+// CHECK-LABEL: func.func @returned
+// CHECK: vector.store {{.*}} {nontemporal = true} : memref<16xf32>, vector<16xf32>
+func.func @temporary(%v: vector<16xf32>, %out: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %tmp = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  vector.transfer_write %v, %tmp[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_read %tmp[%c0], %pad {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
+  vector.transfer_write %w, %out[%c0, %c0] {in_bounds = [true]} : vector<16xf32>, memref<4x16xf32>
+  return
+}
+func.func @returned(%v: vector<16xf32>) -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  vector.transfer_write %v, %buf[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+  return %buf : memref<16xf32>
+}
+
+// Through the pipeline: float_qdq with a per-channel maxval computes its
+// factors into a temporary first; the output's 64-lane stores still stream
+// aligned, and the factors' stores stay plain.
+// PIPE-LABEL: llvm.func @float_qdq_channel
+// PIPE-NOT: nontemporal} : vector<1xf32>
+// PIPE: llvm.store {{.*}} {alignment = 256 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
+// PIPE-NOT: nontemporal} : vector<1xf32>
+// PIPE: llvm.return
+func.func @float_qdq_channel(%x: tensor<8x64xf32>, %m: tensor<8x1xf32>, %out: memref<8x64xf32>) {
+  %y = quant_affine.float_qdq %x, %m format [5, 2] : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<8x64xf32>, memref<8x64xf32>) -> ()
+  return
+}

@@ -158,7 +158,12 @@ def QuantAffineMarkNontemporalPass
     reads (a later loop reading back what an earlier one wrote: a row
     tile's statistics, its encodings) stays plain: a streamed line would be
     fetched back from memory. (An `omp.loop_nest` is a loop of the nest too;
-    a buffer carried through `scf.for` iter_args is one buffer.)
+    a buffer carried through `scf.for` iter_args is one buffer.) So does a
+    store into a buffer the function allocates and does not return (a
+    temporary: float_qdq's per-channel factors), which is read again in the
+    function; marked, it also left the function unversioned, and x86 split
+    every unaligned streamed vector of the output into 8-byte `movnti`s
+    (float_qdq with a maxval ran 20 to 25 % slower for it).
   }];
   let options = [
     Option<"largeOpBytes", "large-op-bytes", "int64_t", /*default=*/"0",
