@@ -56,6 +56,11 @@ bool streamsStores(Block &block) {
 bool readsLargeNest(vector::LoadOp load, int64_t limit,
                     DenseMap<Operation *, int64_t> &nestBytes) {
   Block *block = load->getBlock();
+  // A single element (a broadcast activation of an outer-product step) is
+  // read a line at a time over 16 steps: a prefetch per step would cost more
+  // than the misses it hides.
+  if (load.getVectorType().getNumElements() == 1)
+    return false;
   if (!isa_and_nonnull<LoopLikeOpInterface>(block->getParentOp()) ||
       !isa<BlockArgument>(rootBuffer(load.getBase())) ||
       llvm::any_of(*block,

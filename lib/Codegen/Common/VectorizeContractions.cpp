@@ -16,6 +16,7 @@
 
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
+#include "QuantAffine/Codegen/Common/PanelContractions.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
@@ -378,7 +379,9 @@ struct QuantAffineVectorizeContractionsPass
     });
     bool changed = false;
     for (linalg::GenericOp op : candidates)
-      changed |= succeeded(compile(rewriter, op));
+      changed |= succeeded(quant_affine::compileWithPanels(rewriter, op,
+                                                           parallelOuter)) ||
+                 succeeded(compile(rewriter, op));
     if (!changed)
       return;
     cleanUp();
@@ -570,6 +573,9 @@ struct QuantAffineVectorizeContractionsPass
       unroll.setNativeShapeFn(
           [laneCount](Operation *op) -> std::optional<SmallVector<int64_t>> {
             VectorType type;
+            // The panels' transposes stay whole (shuffles, below).
+            if (isa<vector::TransposeOp>(op))
+              return std::nullopt;
             if (auto read = dyn_cast<vector::TransferReadOp>(op))
               type = read.getVectorType();
             else if (auto write = dyn_cast<vector::TransferWriteOp>(op))
@@ -606,6 +612,7 @@ struct QuantAffineVectorizeContractionsPass
       vector::InsertOp::getCanonicalizationPatterns(patterns, context);
       (void)applyPatternsGreedily(func, std::move(patterns));
     }
+    quant_affine::lowerTransposesToShuffles(func);
     // The sums' additions of the products marked above fuse with them.
     func.walk([](arith::AddFOp add) {
       if (!isa<VectorType>(add.getType()))

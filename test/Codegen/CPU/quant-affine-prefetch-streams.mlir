@@ -219,3 +219,29 @@ func.func @transfer_reads(%x: memref<256x256xf32>, %m: memref<256xf32>) {
   }
   return
 }
+
+// -----
+
+// A load of one element (an activation broadcast in a panel's outer-product
+// step) reads a new line only every 16 steps: not prefetched; the panel row
+// beside it is.
+// NEST-LABEL: func.func @single_element
+// NEST: scf.for
+// NEST-COUNT-1: memref.prefetch
+// NEST-NOT: memref.prefetch
+// NEST: return
+func.func @single_element(%x: memref<256x256xf32>, %p: memref<256x256xf32>, %m: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %acc = scf.for %k = %c0 to %c256 step %c1 iter_args(%a = %zero) -> (vector<16xf32>) {
+    %v = vector.load %x[%c0, %k] : memref<256x256xf32>, vector<1xf32>
+    %b = vector.broadcast %v : vector<1xf32> to vector<16xf32>
+    %w = vector.load %p[%k, %c0] : memref<256x256xf32>, vector<16xf32>
+    %f = vector.fma %b, %w, %a : vector<16xf32>
+    scf.yield %f : vector<16xf32>
+  }
+  vector.store %acc, %m[%c0] : memref<256xf32>, vector<16xf32>
+  return
+}

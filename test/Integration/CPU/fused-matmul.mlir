@@ -10,8 +10,10 @@
 //     one.
 // The forms: x @ W^T (decode and prefill rows, int4 and int8, per-block,
 // per-channel, with offsets, accumulating into the destination), x @ W,
-// batch_matmul, matvec, bf16 and f16 activations and weights into f32, and a
-// dynamic batch (left to loops). Each under the pipeline's option sets.
+// batch_matmul, matvec, bf16 and f16 activations and weights into f32, a
+// dynamic batch (left to loops), and 64 rows through dequantized panels (k10,
+// k11: several panels of 32 weight rows and several chunks of K). Each under
+// the pipeline's option sets.
 //
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: clang -O2 -Wno-override-module -c %t.ll -o %t.o
@@ -26,8 +28,8 @@
 // RUN: %if libomp %{ clang++ -O2 -fopenmp %S/Inputs/fused-matmul-harness.cpp %t.omp.o -o %t.omp.exe -Wl,-rpath,%mlir_lib_dir %}
 // RUN: %if libomp %{ %t.omp.exe | FileCheck %s %}
 
-// CHECK-COUNT-9: {{^}}k{{[0-9]}}: one-hot exact, within bound, NaN rows match
-// CHECK: all 9 kernels passed
+// CHECK-COUNT-11: {{^}}k{{[0-9]+}}: one-hot exact, within bound, NaN rows match
+// CHECK: all 11 kernels passed
 
 // x @ W^T, one row (decode), int4 per block of 32.
 func.func @k1(%x: tensor<1x256xf32>, %q: tensor<64x256xi4>, %s: tensor<64x8xf32>, %d: tensor<1x64xf32>) -> tensor<1x64xf32> attributes {llvm.emit_c_interface} {
@@ -149,4 +151,31 @@ func.func @k9(%x: tensor<2x128xf16>, %q: tensor<32x128xi8>, %s: tensor<32x1xf16>
 func.func @k9_weights(%q: tensor<32x128xi8>, %s: tensor<32x1xf16>) -> tensor<32x128xf16> attributes {llvm.emit_c_interface} {
   %w = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<32x128xi8>, tensor<32x1xf16>) -> tensor<32x128xf16>
   return %w : tensor<32x128xf16>
+}
+
+// x @ W^T, 64 rows (prefill through panels: two of 32 weight rows, two chunks
+// of 256 along K), int4 with offsets per block of 32, added to the
+// destination's values.
+func.func @k10(%x: tensor<64x512xf32>, %q: tensor<64x512xi4>, %s: tensor<64x16xf32>, %o: tensor<64x16xf32>, %d: tensor<64x64xf32>) -> tensor<64x64xf32> attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s, %o range [-8, 7] block [1, 32] : (tensor<64x512xi4>, tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x512xf32>
+  %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<64x512xf32>, tensor<64x512xf32>) outs(%d : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %m : tensor<64x64xf32>
+}
+func.func @k10_weights(%q: tensor<64x512xi4>, %s: tensor<64x16xf32>, %o: tensor<64x16xf32>) -> tensor<64x512xf32> attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s, %o range [-8, 7] block [1, 32] : (tensor<64x512xi4>, tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x512xf32>
+  return %w : tensor<64x512xf32>
+}
+
+// x @ W^T, 64 rows through panels, int8 per channel: one reduction loop, in
+// three chunks of 256.
+func.func @k11(%x: tensor<64x768xf32>, %q: tensor<32x768xi8>, %s: tensor<32x1xf32>, %d: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<32x768xi8>, tensor<32x1xf32>) -> tensor<32x768xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%d : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<64x768xf32>, tensor<32x768xf32>) outs(%f : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %m : tensor<64x32xf32>
+}
+func.func @k11_weights(%q: tensor<32x768xi8>, %s: tensor<32x1xf32>) -> tensor<32x768xf32> attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<32x768xi8>, tensor<32x1xf32>) -> tensor<32x768xf32>
+  return %w : tensor<32x768xf32>
 }

@@ -108,7 +108,10 @@ def QuantAffinePrefetchStreamsPass
 
     Under either rule, loads of a buffer of at most 32 KiB, and of one that
     another block of the nest writes (what an earlier loop of a row tile
-    produced), are in the cache: not prefetched.
+    produced), are in the cache: not prefetched. Nor are loads of a single
+    element (the broadcast activations of a prefill panel's outer-product
+    step): they reach a new line only every 16 steps, and a prefetch per
+    step cost the fused matmul 10 to 20 %.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"4096",

@@ -71,6 +71,10 @@ void _mlir_ciface_k8(DESC(2), DESC(2), DESC(2), DESC(2), DESC(2));
 void _mlir_ciface_k8_weights(DESC(2), DESC(2), DESC(2));
 void _mlir_ciface_k9(DESC(2), DESC(2), DESC(2), DESC(2), DESC(2));
 void _mlir_ciface_k9_weights(DESC(2), DESC(2), DESC(2));
+void _mlir_ciface_k10(DESC(2), DESC(2), DESC(1), DESC(2), DESC(2), DESC(2));
+void _mlir_ciface_k10_weights(DESC(2), DESC(1), DESC(2), DESC(2));
+void _mlir_ciface_k11(DESC(2), DESC(2), DESC(2), DESC(2), DESC(2));
+void _mlir_ciface_k11_weights(DESC(2), DESC(2), DESC(2));
 }
 
 namespace {
@@ -354,6 +358,21 @@ int main() {
     cases.push_back(c);
   }
   {
+    Case c{"k10", 1, 64, 64, 512};
+    c.bits = 4;
+    c.scaleShape = {64, 16};
+    c.offsets = true;
+    c.accumulates = true;
+    c.scalesOfRow = blockRow(64, 16);
+    cases.push_back(c);
+  }
+  {
+    Case c{"k11", 1, 64, 32, 768};
+    c.scaleShape = {32, 1};
+    c.scalesOfRow = blockRow(32, 1);
+    cases.push_back(c);
+  }
+  {
     Case c{"k8", 1, 3, 24, 160};
     c.scaleShape = {24, 10};
     c.scalesOfRow = blockRow(24, 10);
@@ -396,6 +415,38 @@ int main() {
                    d = desc<2>(init.data(), {6, 48});
         Desc<1> q = bytes(p->packed);
         _mlir_ciface_k2(&r, &x, &q, &s, &o, &d);
+        p->out = readResult(r);
+      };
+    } else if (c.name == "k10") {
+      c.callWeights = [p] {
+        Desc<2> r, s = desc<2>(p->scale.data(), p->scaleShape),
+                   o = desc<2>(p->offset.data(), p->scaleShape);
+        Desc<1> q = bytes(p->packed);
+        _mlir_ciface_k10_weights(&r, &q, &s, &o);
+        p->weights = readResult(r);
+      };
+      c.callKernel = [p] {
+        std::vector<float> init = p->init; // the kernel writes it
+        Desc<2> r, x = desc<2>(p->x.data(), {64, 512}),
+                   s = desc<2>(p->scale.data(), p->scaleShape),
+                   o = desc<2>(p->offset.data(), p->scaleShape),
+                   d = desc<2>(init.data(), {64, 64});
+        Desc<1> q = bytes(p->packed);
+        _mlir_ciface_k10(&r, &x, &q, &s, &o, &d);
+        p->out = readResult(r);
+      };
+    } else if (c.name == "k11") {
+      c.callWeights = [p, codes2] {
+        Desc<2> r, q = codes2({32, 768}),
+                   s = desc<2>(p->scale.data(), p->scaleShape);
+        _mlir_ciface_k11_weights(&r, &q, &s);
+        p->weights = readResult(r);
+      };
+      c.callKernel = [p, codes2] {
+        Desc<2> r, x = desc<2>(p->x.data(), {64, 768}), q = codes2({32, 768}),
+                   s = desc<2>(p->scale.data(), p->scaleShape),
+                   d = desc<2>(p->init.data(), {64, 32});
+        _mlir_ciface_k11(&r, &x, &q, &s, &d);
         p->out = readResult(r);
       };
     } else if (c.name == "k3") {

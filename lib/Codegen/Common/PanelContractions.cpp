@@ -1,0 +1,434 @@
+//===- PanelContractions.cpp - prefill matmuls through weight panels ------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// With many activation rows, the register tiles of a fused `x @ W^T` (rows
+// of x by rows of W, lanes along K) read every activation vector from L2 once
+// per pair of weight rows: the loop is bound by that traffic, not by its
+// FMAs. This is the layout optimized BLAS kernels use instead: a panel of
+// 32 weight rows by a chunk of K is dequantized once (by the weight's own
+// ops, so every value is what `dequantize` gives) into a K-major f32 buffer
+// of 32 KiB or less, and each group of 8 activation rows multiplies it with
+// outer products: per step of K, 8 broadcast activations times 2 vectors of
+// 16 weights into 16 accumulators, all operands in L1. Upstream provides
+// the steps (tile and fuse, vectorize, transpose lowering); the plan is ours.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/PanelContractions.h"
+#include "QuantAffine/Codegen/Common/TileAndReplace.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Rows of x from which panels pay: fewer keep the register tiles.
+constexpr int64_t kMinActivationRows = 64;
+/// Weight rows per panel: the results of one step, two vectors of 16.
+constexpr int64_t kPanelRows = 32;
+/// Rows of x per register tile: 8 x 2 accumulators.
+constexpr int64_t kTileRows = 8;
+/// Elements of K per panel: 32 rows x 256 x 4 bytes = 32 KiB.
+constexpr int64_t kPanelDepth = 256;
+/// The transposes of the panel, in blocks of 16 x 16 (AVX-512 shuffles).
+constexpr int64_t kTransposeBlock = 16;
+
+int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
+/// The parts of a fused `x @ W^T`: `out + a * w` with `a` the activation's
+/// element and `w` computed from the other inputs only.
+struct PanelForm {
+  OpOperand *activation = nullptr;
+  arith::AddFOp add;
+  arith::MulFOp product;
+  Value weight; // `w`, in the body
+  unsigned rowLoop = 0, columnLoop = 0;
+  SmallVector<unsigned> reductions;
+};
+
+FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
+  PanelForm form;
+  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != 2)
+    return failure();
+  Block *body = op.getBlock();
+  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  form.add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!form.add || !out.hasOneUse() || !isa<Float32Type>(out.getType()))
+    return failure();
+  Value addend =
+      form.add.getLhs() == out ? form.add.getRhs() : form.add.getLhs();
+  form.product = addend.getDefiningOp<arith::MulFOp>();
+  if (!form.product || !form.product->hasOneUse() ||
+      form.product->getBlock() != body)
+    return failure();
+  // The activation: a block argument factor of the product.
+  for (Value factor : form.product->getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(factor);
+    if (!arg || arg.getOwner() != body || !isa<Float32Type>(arg.getType()))
+      continue;
+    OpOperand *operand = op.getMatchingOpOperand(arg);
+    if (!op.isDpsInput(operand))
+      continue;
+    form.activation = operand;
+    form.weight = form.product.getLhs() == factor ? form.product.getRhs()
+                                                  : form.product.getLhs();
+    break;
+  }
+  if (!form.activation || !isa<Float32Type>(form.weight.getType()))
+    return failure();
+  Value activationArg = op.getMatchingBlockArgument(form.activation);
+  // `w` depends on neither the activation nor the sum, and the body has
+  // nothing but its chain, the product and the sum.
+  for (Operation &inner : body->without_terminator()) {
+    if (&inner == form.add || &inner == form.product)
+      continue;
+    if (inner.getNumRegions() || !isPure(&inner) ||
+        llvm::is_contained(inner.getOperands(), activationArg) ||
+        llvm::is_contained(inner.getOperands(), out) ||
+        isa<linalg::IndexOp>(inner))
+      return failure();
+  }
+  if (form.weight == activationArg)
+    return failure();
+  // Loops: the activation's row (a parallel loop no weight input reads), the
+  // weight's row (one the activation does not read), and reductions both
+  // read; the result is (row, column).
+  AffineMap activationMap = op.getMatchingIndexingMap(form.activation);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<unsigned> row, column;
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    bool inActivation = activationMap.isFunctionOfDim(loop);
+    bool inWeight = false;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (input != form.activation &&
+          op.getMatchingIndexingMap(input).isFunctionOfDim(loop))
+        inWeight = true;
+    if (iterators[loop] == utils::IteratorType::reduction) {
+      if (!inActivation)
+        return failure();
+      form.reductions.push_back(loop);
+    } else if (inActivation && !inWeight) {
+      row = loop;
+    } else if (inWeight && !inActivation) {
+      column = loop;
+    } else {
+      return failure();
+    }
+  }
+  if (!row || !column || form.reductions.empty())
+    return failure();
+  form.rowLoop = *row;
+  form.columnLoop = *column;
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  MLIRContext *context = op.getContext();
+  if (resultMap != AffineMap::get(op.getNumLoops(), 0,
+                                  {getAffineDimExpr(*row, context),
+                                   getAffineDimExpr(*column, context)},
+                                  context))
+    return failure();
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || !type.hasStaticShape() ||
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
+      return failure();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges[*row] < kMinActivationRows || ranges[*row] % kTileRows ||
+      ranges[*column] % kPanelRows || ranges[form.reductions.back()] %
+                                          kTransposeBlock)
+    return failure();
+  return form;
+}
+
+/// Tiles `consumer` by `sizes` and fuses its producers (the panel) into the
+/// tile; replaces it. Returns the tiled consumer and the fused panel op.
+FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
+tileAndFusePanel(RewriterBase &rewriter, linalg::GenericOp consumer,
+                 ArrayRef<int64_t> sizes, bool forall) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(quant_affine::asIndexAttrs(rewriter, sizes));
+  if (forall)
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  scf::SCFTileAndFuseOptions fuse;
+  fuse.setTilingOptions(tiling);
+  // Only the panel: the destination's producer (the zero fill) must stay
+  // outside a loop over K, or each chunk would start the sums from zero.
+  fuse.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isDestination || !isa<linalg::GenericOp>(producer.getOwner()))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(consumer.getOperation()), fuse);
+  if (failed(fused))
+    return failure();
+  for (OpResult result : consumer->getResults())
+    if (Value replacement = fused->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, replacement);
+  linalg::GenericOp tiledConsumer, tiledPanel;
+  for (Operation *tiled : fused->tiledAndFusedOps) {
+    auto generic = dyn_cast<linalg::GenericOp>(tiled);
+    if (!generic)
+      continue;
+    if (generic.getNumLoops() == consumer.getNumLoops() &&
+        generic.getNumReductionLoops() == consumer.getNumReductionLoops() &&
+        !tiledConsumer)
+      tiledConsumer = generic;
+    else
+      tiledPanel = generic;
+  }
+  if (!tiledConsumer || !tiledPanel)
+    return failure();
+  return std::make_pair(tiledConsumer, tiledPanel);
+}
+
+/// `op` with its unit loops dropped (upstream), or `op` if none.
+Operation *dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, op, control);
+  if (failed(dropped))
+    return op;
+  rewriter.replaceOp(op, dropped->replacements);
+  return dropped->resultOp.getOperation();
+}
+
+/// Vectorizes the panel's dequantization in blocks of 16 weight rows x 16
+/// elements of K, each written transposed (AVX-512 shuffles).
+void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel) {
+  // Loops: the weight row first, then the reductions in order.
+  SmallVector<int64_t> sizes(panel.getNumLoops(), 1);
+  sizes.front() = kTransposeBlock;
+  sizes.back() = kTransposeBlock;
+  SmallVector<LoopLikeOpInterface> loops;
+  linalg::GenericOp block = quant_affine::tileAndReplace(
+      rewriter, panel, quant_affine::asIndexAttrs(rewriter, sizes),
+      /*forall=*/false, &loops);
+  if (!block)
+    return;
+  Operation *blockOp = dropUnitLoops(rewriter, block);
+  if (!quant_affine::vectorizeInPlace(rewriter, blockOp) || loops.empty())
+    return;
+  // The transposed write only (the reads stay as they are: a scale
+  // broadcast along K unrolls into one broadcast per row): a
+  // vector.transpose and a plain write. The transpose becomes 16 x 16
+  // shuffles once the rest is unrolled into rows
+  // (lowerTransposesToShuffles).
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<Operation *> writes;
+  loops.front()->walk([&](vector::TransferWriteOp write) {
+    if (!write.getPermutationMap().isMinorIdentity())
+      writes.push_back(write);
+  });
+  {
+    RewritePatternSet patterns(context);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(writes, std::move(patterns), config);
+  }
+}
+
+} // namespace
+
+void quant_affine::lowerTransposesToShuffles(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  vector::populateVectorTransposeLoweringPatterns(
+      patterns, vector::VectorTransposeLowering::Shuffle16x16);
+  vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+  vector::InsertOp::getCanonicalizationPatterns(patterns, context);
+  vector::ExtractStridedSliceOp::getCanonicalizationPatterns(patterns, context);
+  (void)applyPatternsGreedily(root, std::move(patterns));
+}
+
+LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
+                                              linalg::GenericOp op,
+                                              bool parallelOuter) {
+  FailureOr<PanelForm> matched = matchPanelForm(op);
+  if (failed(matched))
+    return failure();
+  PanelForm &form = *matched;
+  MLIRContext *context = op.getContext();
+  Location loc = op.getLoc();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = op.getNumLoops();
+
+  // The panel op: loops (column, reductions...), the weight's inputs, the
+  // weight's chain; it writes w K-major: (reductions..., column).
+  SmallVector<unsigned> panelLoops = {form.columnLoop};
+  llvm::append_range(panelLoops, form.reductions);
+  SmallVector<AffineExpr> toPanelDims(loops, getAffineConstantExpr(0, context));
+  for (auto [i, loop] : llvm::enumerate(panelLoops))
+    toPanelDims[loop] = getAffineDimExpr(i, context);
+  SmallVector<Value> weightInputs;
+  SmallVector<AffineMap> panelMaps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (input == form.activation)
+      continue;
+    weightInputs.push_back(input->get());
+    panelMaps.push_back(op.getMatchingIndexingMap(input).replaceDimsAndSymbols(
+        toPanelDims, {}, panelLoops.size(), 0));
+  }
+  SmallVector<int64_t> panelShape;
+  SmallVector<AffineExpr> panelResults;
+  for (auto [i, loop] : llvm::enumerate(form.reductions)) {
+    panelShape.push_back(ranges[loop]);
+    panelResults.push_back(getAffineDimExpr(i + 1, context));
+  }
+  panelShape.push_back(ranges[form.columnLoop]);
+  panelResults.push_back(getAffineDimExpr(0, context));
+  panelMaps.push_back(
+      AffineMap::get(panelLoops.size(), 0, panelResults, context));
+  SmallVector<utils::IteratorType> panelIterators(
+      panelLoops.size(), utils::IteratorType::parallel);
+  rewriter.setInsertionPoint(op);
+  Value panelInit =
+      tensor::EmptyOp::create(rewriter, loc, panelShape, rewriter.getF32Type());
+  Block *body = op.getBlock();
+  auto panel = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{panelInit.getType()}, weightInputs, panelInit,
+      panelMaps, panelIterators,
+      [&](OpBuilder &b, Location nested, ValueRange args) {
+        IRMapping mapping;
+        unsigned next = 0;
+        for (OpOperand *input : op.getDpsInputOperands())
+          if (input != form.activation)
+            mapping.map(op.getMatchingBlockArgument(input), args[next++]);
+        for (Operation &inner : body->without_terminator())
+          if (&inner != form.add && &inner != form.product)
+            b.clone(inner, mapping);
+        linalg::YieldOp::create(b, nested, mapping.lookup(form.weight));
+      });
+
+  // The sum over the panel: out + a * w, the product fusable with the sum.
+  AffineMap panelRead = AffineMap::get(loops, 0, panelResults, context)
+                            .replaceDimsAndSymbols(
+                                [&] {
+                                  SmallVector<AffineExpr> dims;
+                                  for (unsigned loop : panelLoops)
+                                    dims.push_back(
+                                        getAffineDimExpr(loop, context));
+                                  return dims;
+                                }(),
+                                {}, loops, 0);
+  SmallVector<AffineMap> sumMaps = {
+      op.getMatchingIndexingMap(form.activation), panelRead,
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0))};
+  bool activationFirst = form.product.getLhs() ==
+                         op.getMatchingBlockArgument(form.activation);
+  bool outFirst = form.add.getLhs() ==
+                  op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  auto sum = linalg::GenericOp::create(
+      rewriter, loc, op.getResultTypes(),
+      ValueRange{form.activation->get(), panel.getResult(0)},
+      op.getDpsInitOperand(0)->get(), sumMaps, op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location nested, ValueRange args) {
+        Value lhs = activationFirst ? args[0] : args[1];
+        Value rhs = activationFirst ? args[1] : args[0];
+        Value product = arith::MulFOp::create(
+            b, nested, lhs, rhs,
+            form.product.getFastmath() | arith::FastMathFlags::contract);
+        Value added = outFirst ? arith::AddFOp::create(b, nested, args[2],
+                                                       product,
+                                                       form.add.getFastmath())
+                               : arith::AddFOp::create(b, nested, product,
+                                                       args[2],
+                                                       form.add.getFastmath());
+        linalg::YieldOp::create(b, nested, added);
+      });
+  rewriter.replaceOp(op, sum.getResults());
+  // From here on `op` is gone and every step keeps the IR correct: a step
+  // that upstream cannot take leaves the rest scalar, not wrong.
+
+  // 1. Chunks of K of at most kPanelDepth elements (the outermost reduction
+  // loop in chunks, the others whole), outermost: the chunk of every row of
+  // x (128 KiB for 128 rows) stays in L2 while all panels pass.
+  int64_t inner = 1;
+  for (unsigned loop : ArrayRef<unsigned>(form.reductions).drop_front())
+    inner *= ranges[loop];
+  SmallVector<int64_t> sizes(loops, 0);
+  sizes[form.reductions.front()] =
+      largestDivisorAtMost(ranges[form.reductions.front()],
+                           std::max<int64_t>(kPanelDepth / inner, 1));
+  FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> chunks =
+      tileAndFusePanel(rewriter, sum, sizes, /*forall=*/false);
+  if (failed(chunks))
+    return success();
+  rewriter.eraseOp(sum);
+  if (panel->use_empty())
+    rewriter.eraseOp(panel);
+  // 2. In each chunk, panels of 32 weight rows across threads, every row of
+  // x in each.
+  sizes.assign(loops, 0);
+  sizes[form.columnLoop] = kPanelRows;
+  auto [wholeSum, wholePanel] = *chunks;
+  FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> columns =
+      tileAndFusePanel(rewriter, wholeSum, sizes, parallelOuter);
+  if (failed(columns))
+    return success();
+  rewriter.eraseOp(wholeSum);
+  if (wholePanel->use_empty())
+    rewriter.eraseOp(wholePanel);
+  auto [chunkSum, chunkPanel] = *columns;
+  // The panel's destination: a tensor.empty of one panel in the loop, not
+  // a slice of one of the whole weight's size (bufferized, that would be a
+  // buffer of every dequantized weight).
+  if (auto loop = chunkPanel->getParentOfType<LoopLikeOpInterface>()) {
+    RewritePatternSet patterns(context);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    (void)applyPatternsGreedily(loop->getParentOp(), std::move(patterns));
+  }
+
+  // 3. Register tiles of 8 rows of x by the panel's 32 columns, one step of
+  // K at a time: 8 broadcasts, 2 panel vectors, 16 FMAs.
+  sizes.assign(loops, 0);
+  sizes[form.rowLoop] = kTileRows;
+  linalg::GenericOp tile = quant_affine::tileAndReplace(
+      rewriter, chunkSum, quant_affine::asIndexAttrs(rewriter, sizes),
+      /*forall=*/false);
+  if (!tile)
+    return success();
+  sizes.assign(loops, 0);
+  for (unsigned loop : form.reductions)
+    sizes[loop] = 1;
+  linalg::GenericOp step = quant_affine::tileAndReplace(
+      rewriter, tile, quant_affine::asIndexAttrs(rewriter, sizes),
+      /*forall=*/false);
+  if (!step)
+    return success();
+  quant_affine::vectorizeInPlace(rewriter, dropUnitLoops(rewriter, step));
+  vectorizePanel(rewriter, chunkPanel);
+  return success();
+}
