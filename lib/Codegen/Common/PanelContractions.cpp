@@ -75,7 +75,8 @@ FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
     return failure();
   Block *body = op.getBlock();
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  form.add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  form.add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!form.add || !out.hasOneUse() || !isa<Float32Type>(out.getType()))
     return failure();
   Value addend =
@@ -158,8 +159,8 @@ FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges[*row] < kMinActivationRows || ranges[*row] % kTileRows ||
-      ranges[*column] % kPanelRows || ranges[form.reductions.back()] %
-                                          kTransposeBlock)
+      ranges[*column] % kPanelRows ||
+      ranges[form.reductions.back()] % kTransposeBlock)
     return failure();
   return form;
 }
@@ -333,23 +334,23 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
       });
 
   // The sum over the panel: out + a * w, the product fusable with the sum.
-  AffineMap panelRead = AffineMap::get(loops, 0, panelResults, context)
-                            .replaceDimsAndSymbols(
-                                [&] {
-                                  SmallVector<AffineExpr> dims;
-                                  for (unsigned loop : panelLoops)
-                                    dims.push_back(
-                                        getAffineDimExpr(loop, context));
-                                  return dims;
-                                }(),
-                                {}, loops, 0);
+  AffineMap panelRead =
+      AffineMap::get(loops, 0, panelResults, context)
+          .replaceDimsAndSymbols(
+              [&] {
+                SmallVector<AffineExpr> dims;
+                for (unsigned loop : panelLoops)
+                  dims.push_back(getAffineDimExpr(loop, context));
+                return dims;
+              }(),
+              {}, loops, 0);
   SmallVector<AffineMap> sumMaps = {
       op.getMatchingIndexingMap(form.activation), panelRead,
       op.getMatchingIndexingMap(op.getDpsInitOperand(0))};
-  bool activationFirst = form.product.getLhs() ==
-                         op.getMatchingBlockArgument(form.activation);
-  bool outFirst = form.add.getLhs() ==
-                  op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  bool activationFirst =
+      form.product.getLhs() == op.getMatchingBlockArgument(form.activation);
+  bool outFirst =
+      form.add.getLhs() == op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   auto sum = linalg::GenericOp::create(
       rewriter, loc, op.getResultTypes(),
       ValueRange{form.activation->get(), panel.getResult(0)},
@@ -360,12 +361,11 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
         Value product = arith::MulFOp::create(
             b, nested, lhs, rhs,
             form.product.getFastmath() | arith::FastMathFlags::contract);
-        Value added = outFirst ? arith::AddFOp::create(b, nested, args[2],
-                                                       product,
-                                                       form.add.getFastmath())
-                               : arith::AddFOp::create(b, nested, product,
-                                                       args[2],
-                                                       form.add.getFastmath());
+        Value added = outFirst
+                          ? arith::AddFOp::create(b, nested, args[2], product,
+                                                  form.add.getFastmath())
+                          : arith::AddFOp::create(b, nested, product, args[2],
+                                                  form.add.getFastmath());
         linalg::YieldOp::create(b, nested, added);
       });
   rewriter.replaceOp(op, sum.getResults());
