@@ -279,6 +279,12 @@ def may_be_poison(c, lane):
     s = scale_of_lane(c, lane)
     if "f16" in (c["xdt"], c["sdt"], c["compute"]) and (abs(s) > 65504 or abs(s) < 2 ** -24):
         return True  # the scale is infinite or zero once converted to f16
+    # A dequantize feeding a quantize computes in its f16 result type: with a
+    # float zero point, q - mid is inf - inf (NaN) once both pass 65504.
+    if (c.get("fzp") and c["xdt"] == "f16" and c["compute"] in (None, "f16")
+            and c["kind"] in ("q-deq", "deq-q")
+            and max(abs(c["qmin"]), abs(c["qmax"])) > 65504):
+        return True
     return math.isnan(c["xs"][lane]) or s == 0.0 or math.isinf(s)
 
 
