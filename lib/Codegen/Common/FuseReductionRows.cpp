@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -371,13 +372,8 @@ void startYieldedResultsEmpty(RewriterBase &rewriter, scf::ForallOp loop) {
       if (!feedsIgnoredOuts)
         onlyIgnoredOuts = false;
     }
-    if (!onlyIgnoredOuts)
-      continue;
-    auto type = cast<RankedTensorType>(init.get().getType());
-    rewriter.setInsertionPoint(loop);
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loop.getLoc(), type.getShape(), type.getElementType());
-    rewriter.modifyOpInPlace(loop, [&] { init.set(empty); });
+    if (onlyIgnoredOuts)
+      quant_affine::startFromEmpty(rewriter, loop, init);
   }
 }
 

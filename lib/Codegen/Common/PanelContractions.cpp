@@ -23,9 +23,7 @@
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -49,13 +47,6 @@ constexpr int64_t kTileRows = 8;
 constexpr int64_t kPanelDepth = 256;
 /// The transposes of the panel, in blocks of 16 x 16 (AVX-512 shuffles).
 constexpr int64_t kTransposeBlock = 16;
-
-int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
 
 /// The parts of a fused `x @ W^T`: `out + a * w` with `a` the activation's
 /// element and `w` computed from the other inputs only.
@@ -170,30 +161,19 @@ FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
 FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
 tileAndFusePanel(RewriterBase &rewriter, linalg::GenericOp consumer,
                  ArrayRef<int64_t> sizes, bool forall) {
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(quant_affine::asIndexAttrs(rewriter, sizes));
-  if (forall)
-    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  scf::SCFTileAndFuseOptions fuse;
-  fuse.setTilingOptions(tiling);
   // Only the panel: the destination's producer (the zero fill) must stay
   // outside a loop over K, or each chunk would start the sums from zero.
-  fuse.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (isDestination || !isa<linalg::GenericOp>(producer.getOwner()))
-          return std::nullopt;
-        return scf::SCFTileAndFuseOptions::ControlFnResult{};
-      });
-  rewriter.setInsertionPoint(consumer);
   FailureOr<scf::SCFTileAndFuseResult> fused =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(consumer.getOperation()), fuse);
+      quant_affine::tileAndFuseConsumer(
+          rewriter, consumer, sizes, forall,
+          [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (isDestination || !isa<linalg::GenericOp>(producer.getOwner()))
+              return std::nullopt;
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          });
   if (failed(fused))
     return failure();
-  for (OpResult result : consumer->getResults())
-    if (Value replacement = fused->replacements.lookup(result))
-      rewriter.replaceAllUsesWith(result, replacement);
   linalg::GenericOp tiledConsumer, tiledPanel;
   for (Operation *tiled : fused->tiledAndFusedOps) {
     auto generic = dyn_cast<linalg::GenericOp>(tiled);
@@ -211,20 +191,6 @@ tileAndFusePanel(RewriterBase &rewriter, linalg::GenericOp consumer,
   return std::make_pair(tiledConsumer, tiledPanel);
 }
 
-/// `op` with its unit loops dropped (upstream), or `op` if none.
-Operation *dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  linalg::ControlDropUnitDims control;
-  control.rankReductionStrategy =
-      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::DropUnitDimsResult> dropped =
-      linalg::dropUnitDims(rewriter, op, control);
-  if (failed(dropped))
-    return op;
-  rewriter.replaceOp(op, dropped->replacements);
-  return dropped->resultOp.getOperation();
-}
-
 /// Vectorizes the panel's dequantization in blocks of 16 weight rows x 16
 /// elements of K, each written transposed (AVX-512 shuffles).
 void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel) {
@@ -238,7 +204,7 @@ void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel) {
       /*forall=*/false, &loops);
   if (!block)
     return;
-  Operation *blockOp = dropUnitLoops(rewriter, block);
+  Operation *blockOp = quant_affine::dropUnitLoops(rewriter, block);
   if (!quant_affine::vectorizeInPlace(rewriter, blockOp) || loops.empty())
     return;
   // The transposed write only (the reads stay as they are: a scale
@@ -379,9 +345,9 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
   for (unsigned loop : ArrayRef<unsigned>(form.reductions).drop_front())
     inner *= ranges[loop];
   SmallVector<int64_t> sizes(loops, 0);
-  sizes[form.reductions.front()] =
-      largestDivisorAtMost(ranges[form.reductions.front()],
-                           std::max<int64_t>(kPanelDepth / inner, 1));
+  sizes[form.reductions.front()] = quant_affine::largestDivisorAtMost(
+      ranges[form.reductions.front()],
+      std::max<int64_t>(kPanelDepth / inner, 1));
   FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> chunks =
       tileAndFusePanel(rewriter, sum, sizes, /*forall=*/false);
   if (failed(chunks))
@@ -428,7 +394,8 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
       /*forall=*/false);
   if (!step)
     return success();
-  quant_affine::vectorizeInPlace(rewriter, dropUnitLoops(rewriter, step));
+  quant_affine::vectorizeInPlace(rewriter,
+                                 quant_affine::dropUnitLoops(rewriter, step));
   vectorizePanel(rewriter, chunkPanel);
   return success();
 }

@@ -38,6 +38,59 @@ mlir::quant_affine::tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
   return dyn_cast<linalg::GenericOp>(tiled->tiledOps.front());
 }
 
+FailureOr<scf::SCFTileAndFuseResult> mlir::quant_affine::tileAndFuseConsumer(
+    RewriterBase &rewriter, linalg::GenericOp consumer, ArrayRef<int64_t> sizes,
+    bool forall, scf::SCFTileAndFuseOptions::ControlFnTy control) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(asIndexAttrs(rewriter, sizes));
+  if (forall)
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  scf::SCFTileAndFuseOptions fuse;
+  fuse.setTilingOptions(tiling);
+  if (control)
+    fuse.setFusionControlFn(control);
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(consumer.getOperation()), fuse);
+  if (failed(fused))
+    return failure();
+  for (OpResult result : consumer->getResults())
+    if (Value replacement = fused->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, replacement);
+  return fused;
+}
+
+Operation *mlir::quant_affine::dropUnitLoops(RewriterBase &rewriter,
+                                             linalg::GenericOp op) {
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, op, control);
+  if (failed(dropped))
+    return op;
+  rewriter.replaceOp(op, dropped->replacements);
+  return dropped->resultOp.getOperation();
+}
+
+int64_t mlir::quant_affine::largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
+void mlir::quant_affine::startFromEmpty(RewriterBase &rewriter, Operation *loop,
+                                        OpOperand &init) {
+  auto type = cast<RankedTensorType>(init.get().getType());
+  rewriter.setInsertionPoint(loop);
+  Value empty = tensor::EmptyOp::create(rewriter, loop->getLoc(),
+                                        type.getShape(), type.getElementType());
+  rewriter.modifyOpInPlace(loop, [&] { init.set(empty); });
+}
+
 SmallVector<OpFoldResult>
 mlir::quant_affine::asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> sizes) {
   return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {

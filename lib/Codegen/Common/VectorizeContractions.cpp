@@ -61,14 +61,7 @@ constexpr int64_t kStepElementsWithActivation = 16;
 /// Fewer lanes than this (where `lanes` allows more) are not worth a vector.
 constexpr int64_t kMinLanes = 4;
 
-/// The largest divisor of `size` not above `limit` (`size` is static and
-/// positive).
-int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
+using quant_affine::largestDivisorAtMost;
 
 /// Whether `op` sums into its one result: the yielded value is
 /// `arith.addf %out, %v` (either order), the only use of `%out`, in a float
@@ -454,18 +447,8 @@ struct QuantAffineVectorizeContractionsPass
       return failure();
     // A convolution's sliding window (`oh + kh`) is a projected permutation
     // once the unit dims of the step are gone.
-    linalg::GenericOp step = steps->first;
-    linalg::ControlDropUnitDims control;
-    control.rankReductionStrategy =
-        linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
-    rewriter.setInsertionPoint(step);
-    FailureOr<linalg::DropUnitDimsResult> dropped =
-        linalg::dropUnitDims(rewriter, step, control);
-    if (succeeded(dropped)) {
-      rewriter.replaceOp(step, dropped->replacements);
-      step = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
-    }
-    vectorizeInPlace(rewriter, step);
+    vectorizeInPlace(rewriter,
+                     quant_affine::dropUnitLoops(rewriter, steps->first));
     return success();
   }
 
@@ -501,21 +484,11 @@ struct QuantAffineVectorizeContractionsPass
     for (AffineExpr result : resultMap.getResults().drop_back())
       sumTile.push_back(tile[cast<AffineDimExpr>(result).getPosition()]);
     sumTile.push_back(0);
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asIndexAttrs(rewriter, sumTile));
-    if (parallelOuter)
-      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-    scf::SCFTileAndFuseOptions fuse;
-    fuse.setTilingOptions(tiling);
-    rewriter.setInsertionPoint(sum);
     FailureOr<scf::SCFTileAndFuseResult> fused =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(sum.getOperation()), fuse);
+        quant_affine::tileAndFuseConsumer(rewriter, sum, sumTile,
+                                          parallelOuter);
     if (failed(fused))
       return failure();
-    for (OpResult result : sum->getResults())
-      if (Value replacement = fused->replacements.lookup(result))
-        rewriter.replaceAllUsesWith(result, replacement);
     rewriter.eraseOp(sum);
     if (partial->use_empty())
       rewriter.eraseOp(partial);

@@ -483,14 +483,8 @@ struct QuantAffineVectorizeReductionsPass
   /// start from tensor.empty ops instead (their values are not read).
   static void startEmpty(RewriterBase &rewriter, LoopLikeOpInterface loop) {
     for (OpOperand &init : loop.getInitsMutable()) {
-      auto fill = init.get().getDefiningOp<linalg::FillOp>();
-      if (!fill)
-        continue;
-      auto type = cast<RankedTensorType>(init.get().getType());
-      rewriter.setInsertionPoint(loop);
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loop.getLoc(), type.getShape(), type.getElementType());
-      rewriter.modifyOpInPlace(loop, [&] { init.set(empty); });
+      if (init.get().getDefiningOp<linalg::FillOp>())
+        quant_affine::startFromEmpty(rewriter, loop, init);
     }
   }
 

@@ -10,6 +10,7 @@
 #define QUANT_AFFINE_CODEGEN_COMMON_TILEANDREPLACE_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -32,6 +33,28 @@ tileAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
 void splitLoopIntoLanes(OpBuilder &b, linalg::GenericOp op, unsigned loop,
                         int64_t lanes, SmallVectorImpl<Value> &inputs,
                         SmallVectorImpl<AffineMap> &maps);
+
+/// Tiles `consumer` by `sizes` (0: not tiled) with `scf.for` loops, or one
+/// `scf.forall` when `forall`, fuses its producers into the tile (those
+/// `control` accepts, when given; upstream's default otherwise), and
+/// replaces the consumer's uses. The consumer itself is left for the caller
+/// to erase. Returns upstream's result, or failure (nothing changed).
+FailureOr<scf::SCFTileAndFuseResult>
+tileAndFuseConsumer(RewriterBase &rewriter, linalg::GenericOp consumer,
+                    ArrayRef<int64_t> sizes, bool forall,
+                    scf::SCFTileAndFuseOptions::ControlFnTy control = nullptr);
+
+/// `op` with its unit loops dropped (upstream's dropUnitDims, through
+/// extract/insert slices), or `op` itself when it has none.
+Operation *dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op);
+
+/// The largest divisor of `size` not above `limit` (`size` is static and
+/// positive).
+int64_t largestDivisorAtMost(int64_t size, int64_t limit);
+
+/// Makes `loop` start its init `init` (a tensor of static shape whose values
+/// the loop never reads) from a new tensor.empty of the same type.
+void startFromEmpty(RewriterBase &rewriter, Operation *loop, OpOperand &init);
 
 /// `sizes` as index attributes, for tile sizes.
 SmallVector<OpFoldResult> asIndexAttrs(OpBuilder &b, ArrayRef<int64_t> sizes);
