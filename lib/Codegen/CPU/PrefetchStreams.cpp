@@ -19,9 +19,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -69,60 +72,161 @@ bool readsLargeNest(vector::LoadOp load, int64_t limit,
   return quant_affine::nestFootprintBytes(load, nestBytes) > limit;
 }
 
+/// A rank-1 view of the whole root memref of `base` and the linear index in
+/// it of the element at `indices`, built at `b`; failure where the root has
+/// no static identity layout of byte-sized elements.
+struct FlatAddress {
+  Value view, linear;
+  int64_t elements = 0, elementBytes = 0;
+};
+FailureOr<FlatAddress> flatAddress(OpBuilder &b, Location loc, Value base,
+                                   ValueRange indices) {
+  auto rootType = dyn_cast<MemRefType>(rootBuffer(base).getType());
+  if (!rootType || !rootType.hasStaticShape() ||
+      !rootType.getLayout().isIdentity() || rootType.getNumElements() == 0)
+    return failure();
+  Type elem = rootType.getElementType();
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8)
+    return failure();
+  FlatAddress address;
+  address.elements = rootType.getNumElements();
+  address.elementBytes = elem.getIntOrFloatBitWidth() / 8;
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, base);
+  address.linear = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
+    address.linear = arith::AddIOp::create(
+        b, loc, address.linear, arith::MulIOp::create(b, loc, index, stride));
+  address.view = memref::ReinterpretCastOp::create(
+      b, loc, MemRefType::get({address.elements}, elem),
+      metadata.getBaseBuffer(), /*offset=*/0,
+      /*sizes=*/ArrayRef<int64_t>{address.elements},
+      /*strides=*/ArrayRef<int64_t>{1});
+  return address;
+}
+
+/// One prefetch per cache line `load` reads (a 64-lane f32 load reads four),
+/// from `aheadElements` after `address`, clamped to the last element.
+void prefetchLines(OpBuilder &b, Location loc, vector::LoadOp load,
+                   const FlatAddress &address, int64_t aheadElements,
+                   unsigned locality) {
+  int64_t loadBytes =
+      load.getVectorType().getNumElements() * address.elementBytes;
+  int64_t lines = std::max<int64_t>(1, loadBytes / kLineBytes);
+  Value last = arith::ConstantIndexOp::create(b, loc, address.elements - 1);
+  for (int64_t line = 0; line < lines; ++line) {
+    Value target = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, address.linear,
+            arith::ConstantIndexOp::create(
+                b, loc,
+                aheadElements + line * kLineBytes / address.elementBytes)),
+        last);
+    memref::PrefetchOp::create(b, loc, address.view, ValueRange{target},
+                               /*isWrite=*/false, /*localityHint=*/locality,
+                               /*isDataCache=*/true);
+  }
+}
+
+/// Whether `load` cannot profit from a prefetch: a buffer this small stays
+/// in the L1 cache; one an earlier loop of the nest wrote (a row tile's
+/// encodings) is in the cache already.
+bool inCacheAlready(vector::LoadOp load) {
+  return quant_affine::staticBytes(rootBuffer(load.getBase())).value_or(0) <=
+             kCacheResidentBytes ||
+         quant_affine::producedInNest(load, load.getBase());
+}
+
 /// Prefetches the element `distanceBytes` after the first one `load` reads,
 /// in its root memref's row-major order, clamped to the last element, with
 /// the given temporal locality.
 void prefetchAhead(vector::LoadOp load, int64_t distanceBytes,
                    unsigned locality) {
-  auto rootType = dyn_cast<MemRefType>(rootBuffer(load.getBase()).getType());
-  if (!rootType || !rootType.hasStaticShape() ||
-      !rootType.getLayout().isIdentity() || rootType.getNumElements() == 0)
-    return;
-  Type elem = rootType.getElementType();
-  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8)
-    return;
-  // A buffer this small stays in the L1 cache; one an earlier loop of the
-  // nest wrote (a row tile's encodings) is in the cache already.
-  if (quant_affine::staticBytes(rootBuffer(load.getBase())).value_or(0) <=
-          kCacheResidentBytes ||
-      quant_affine::producedInNest(load, load.getBase()))
-    return;
-  int64_t ahead = distanceBytes / (elem.getIntOrFloatBitWidth() / 8);
-  if (ahead <= 0)
+  if (inCacheAlready(load))
     return;
   OpBuilder b(load);
   Location loc = load.getLoc();
-  auto metadata =
-      memref::ExtractStridedMetadataOp::create(b, loc, load.getBase());
-  // The linear index, in the root, of the first element read.
-  Value linear = metadata.getOffset();
-  for (auto [index, stride] :
-       llvm::zip(load.getIndices(), metadata.getStrides()))
-    linear = arith::AddIOp::create(
-        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
-  int64_t total = rootType.getNumElements();
-  auto flatType = MemRefType::get({total}, elem);
-  Value flat = memref::ReinterpretCastOp::create(
-      b, loc, flatType, metadata.getBaseBuffer(), /*offset=*/0,
-      /*sizes=*/ArrayRef<int64_t>{total}, /*strides=*/ArrayRef<int64_t>{1});
-  // One prefetch per cache line the load reads (a 64-lane f32 load reads
-  // four).
-  int64_t elementBytes = elem.getIntOrFloatBitWidth() / 8;
-  int64_t loadBytes = load.getVectorType().getNumElements() * elementBytes;
-  int64_t lines = std::max<int64_t>(1, loadBytes / kLineBytes);
-  Value last = arith::ConstantIndexOp::create(b, loc, total - 1);
-  for (int64_t line = 0; line < lines; ++line) {
-    Value target = arith::MinUIOp::create(
-        b, loc,
-        arith::AddIOp::create(
-            b, loc, linear,
-            arith::ConstantIndexOp::create(
-                b, loc, ahead + line * kLineBytes / elementBytes)),
-        last);
-    memref::PrefetchOp::create(b, loc, flat, ValueRange{target},
-                               /*isWrite=*/false, /*localityHint=*/locality,
-                               /*isDataCache=*/true);
+  FailureOr<FlatAddress> address =
+      flatAddress(b, loc, load.getBase(), load.getIndices());
+  if (failed(address))
+    return;
+  int64_t ahead = distanceBytes / address->elementBytes;
+  if (ahead > 0)
+    prefetchLines(b, loc, load, *address, ahead, locality);
+}
+
+/// The loop whose next iteration `load` should prefetch, if any: `load`
+/// reads a register tile's accumulators (its value flows, through vector
+/// inserts, into the init of a loop later in the same body). That body
+/// runs a whole reduction before the next tile, long enough to hide its
+/// misses, while "distance bytes ahead" would be another column of tiles.
+scf::ForOp tileLoopOf(vector::LoadOp load) {
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  if (!loop || !getConstantIntValue(loop.getStep()))
+    return {};
+  SmallVector<Value> values = {load.getResult()};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!values.empty()) {
+    Value v = values.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (user->getBlock() != load->getBlock() || !seen.insert(user).second)
+        continue;
+      if (auto inner = dyn_cast<scf::ForOp>(user))
+        if (llvm::is_contained(inner.getInitArgs(), v))
+          return loop;
+      if (isa<vector::InsertStridedSliceOp, vector::InsertOp,
+              vector::ShapeCastOp>(user))
+        llvm::append_range(values, user->getResults());
+    }
   }
+  return {};
+}
+
+/// Prefetches what `load` reads in the next iteration of `loop` (the last
+/// iteration, its own tile again): the address ops of the body are cloned
+/// with the induction variable advanced by one step.
+void prefetchNextIteration(vector::LoadOp load, scf::ForOp loop,
+                           unsigned locality) {
+  if (inCacheAlready(load))
+    return;
+  Block *body = loop.getBody();
+  // The ops of the body the address depends on, in order; all pure.
+  SetVector<Operation *> chain;
+  SmallVector<Value> pending(load.getIndices().begin(),
+                             load.getIndices().end());
+  pending.push_back(load.getBase());
+  while (!pending.empty()) {
+    Operation *def = pending.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || chain.contains(def))
+      continue;
+    if (!isMemoryEffectFree(def) || def->getNumRegions())
+      return;
+    chain.insert(def);
+    llvm::append_range(pending, def->getOperands());
+  }
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  Value iv = loop.getInductionVar();
+  Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
+  Value inRange =
+      arith::CmpIOp::create(b, loc,
+                            loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                                  : arith::CmpIPredicate::slt,
+                            next, loop.getUpperBound());
+  IRMapping mapping;
+  mapping.map(iv, arith::SelectOp::create(b, loc, inRange, next, iv));
+  SmallVector<Operation *> ordered(chain.begin(), chain.end());
+  llvm::sort(ordered,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  for (Operation *op : ordered)
+    b.clone(*op, mapping);
+  SmallVector<Value> indices;
+  for (Value index : load.getIndices())
+    indices.push_back(mapping.lookupOrDefault(index));
+  FailureOr<FlatAddress> address =
+      flatAddress(b, loc, mapping.lookupOrDefault(load.getBase()), indices);
+  if (succeeded(address))
+    prefetchLines(b, loc, load, *address, /*aheadElements=*/0, locality);
 }
 
 struct QuantAffinePrefetchStreamsPass
@@ -161,8 +265,12 @@ struct QuantAffinePrefetchStreamsPass
                           readsLargeNest(load, largeNestBytes, nestBytes)))
             loads.push_back(load);
     });
-    for (vector::LoadOp load : loads)
-      prefetchAhead(load, distance, locality);
+    for (vector::LoadOp load : loads) {
+      if (scf::ForOp loop = tileLoopOf(load))
+        prefetchNextIteration(load, loop, locality);
+      else
+        prefetchAhead(load, distance, locality);
+    }
   }
 };
 

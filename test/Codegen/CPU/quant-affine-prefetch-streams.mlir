@@ -245,3 +245,41 @@ func.func @single_element(%x: memref<256x256xf32>, %p: memref<256x256xf32>, %m: 
   vector.store %acc, %m[%c0] : memref<256xf32>, vector<16xf32>
   return
 }
+
+// -----
+
+// A register tile's accumulators (loaded before the reduction loop that
+// carries them) are prefetched for the next tile of rows: 8 rows on, the
+// last tile its own rows again, never past the loop.
+// NEST-LABEL: func.func @accumulator_tiles
+// NEST: scf.for %[[M:.*]] = %{{.*}} to %[[UB:.*]] step %[[STEP:[^ ]*]]
+// NEST: %[[NEXT:.*]] = arith.addi %[[M]], %[[STEP]]
+// NEST: %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %[[UB]]
+// NEST: %[[ROW:.*]] = arith.select %[[IN]], %[[NEXT]], %[[M]]
+// NEST: memref.subview %{{.*}}[%[[ROW]], 0] [8, 32]
+// NEST-COUNT-2: memref.prefetch
+// NEST: vector.load
+// NEST: scf.for
+// NEST-NOT: memref.prefetch
+// NEST: return
+func.func @accumulator_tiles(%x: memref<128x256xf32>, %p: memref<256x32xf32>, %y: memref<128x4096xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %columns = memref.subview %y[0, 64] [128, 32] [1, 1] : memref<128x4096xf32> to memref<128x32xf32, strided<[4096, 1], offset: 64>>
+  scf.for %m = %c0 to %c128 step %c8 {
+    %tile = memref.subview %columns[%m, 0] [8, 32] [1, 1] : memref<128x32xf32, strided<[4096, 1], offset: 64>> to memref<8x32xf32, strided<[4096, 1], offset: ?>>
+    %a = vector.load %tile[%c0, %c0] : memref<8x32xf32, strided<[4096, 1], offset: ?>>, vector<32xf32>
+    %sum = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %a) -> (vector<32xf32>) {
+      %v = vector.load %x[%m, %k] : memref<128x256xf32>, vector<1xf32>
+      %b = vector.broadcast %v : vector<1xf32> to vector<32xf32>
+      %w = vector.load %p[%k, %c0] : memref<256x32xf32>, vector<32xf32>
+      %f = vector.fma %b, %w, %acc : vector<32xf32>
+      scf.yield %f : vector<32xf32>
+    }
+    vector.store %sum, %tile[%c0, %c0] : memref<8x32xf32, strided<[4096, 1], offset: ?>>, vector<32xf32>
+  }
+  return
+}
