@@ -48,9 +48,24 @@ std::pair<Value, SmallVector<Value>> readAddress(Operation *read) {
   return {Value(), {}};
 }
 
-/// The vector reads of byte-sized integers (weight codes, packed or not)
-/// that `factor` is computed from by side-effect-free ops of `block` (casts,
-/// bitcasts, shuffles, table lookups, arithmetic).
+/// Whether `read` broadcasts one float to every lane: a block's scale (or
+/// float offset), read once per block of codes.
+bool readsBlockParameter(Operation *read) {
+  auto transfer = dyn_cast<vector::TransferReadOp>(read);
+  if (!transfer || !isa<FloatType>(transfer.getVectorType().getElementType()))
+    return false;
+  return llvm::all_of(transfer.getPermutationMap().getResults(),
+                      [](AffineExpr e) {
+                        auto constant = dyn_cast<AffineConstantExpr>(e);
+                        return constant && constant.getValue() == 0;
+                      });
+}
+
+/// The weight reads that `factor` is computed from by side-effect-free ops
+/// of `block` (casts, bitcasts, shuffles, table lookups, arithmetic): vector
+/// reads of byte-sized integers (the codes, packed or not) and broadcast
+/// reads of floats (the blocks' scales and offsets, a fifth of the bytes
+/// with int4 codes in blocks of 32).
 void collectCodeReads(Value factor, Block *block,
                       llvm::SetVector<Operation *> &reads) {
   SmallVector<Value> work{factor};
@@ -61,7 +76,8 @@ void collectCodeReads(Value factor, Block *block,
       continue;
     if (Value base = readAddress(op).first) {
       auto type = dyn_cast<MemRefType>(base.getType());
-      if (type && type.getElementType().isInteger(8))
+      if (type &&
+          (type.getElementType().isInteger(8) || readsBlockParameter(op)))
         reads.insert(op);
       continue;
     }
@@ -79,7 +95,10 @@ void prefetchAhead(Operation *read, int64_t distanceBytes) {
   auto type = cast<MemRefType>(base.getType());
   if (!type.hasStaticShape() || type.getRank() == 0)
     return;
-  int64_t sliceBytes = 1;
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    return;
+  int64_t sliceBytes = element.getIntOrFloatBitWidth() / 8;
   for (int64_t size : type.getShape().drop_front())
     sliceBytes *= size;
   int64_t ahead = (distanceBytes + sliceBytes - 1) / sliceBytes;

@@ -118,3 +118,39 @@ func.func @none(%codes: memref<64x32xi8>, %short: memref<8x16xi8>, %x: memref<32
   %s = arith.addf %r, %p3 fastmath<contract> : vector<32xf32>
   return %s : vector<32xf32>
 }
+
+// -----
+
+// The blocks' scales are part of the weight stream: a broadcast read of a
+// float is prefetched as the codes are (16 rows of 4 scales = 256 bytes
+// ahead). The activation, read whole, is not.
+// CHECK-LABEL: func.func @block_scales(
+// CHECK-SAME: %[[CODES:[a-z0-9]*]]: memref<64x32xi8>, %[[X:[a-z0-9]*]]: memref<32xf32>, %[[S:[a-z0-9]*]]: memref<64x4xf32>
+// CHECK-DAG: %[[AHEAD:.*]] = arith.constant 16 : index
+// CHECK: scf.for %[[ROW:[a-z0-9]*]] =
+// CHECK: memref.prefetch %[[CODES]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[ROW]], %[[AHEAD]] : index
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %{{.*}} : index
+// CHECK: memref.prefetch %[[S]][%[[CLAMPED]], %{{.*}}], read, locality<3>, data : memref<64x4xf32>
+// CHECK-NEXT: vector.transfer_read %[[S]][%[[ROW]],
+// CHECK-NOT: memref.prefetch %[[X]]
+// CHECK: return
+func.func @block_scales(%codes: memref<64x32xi8>, %x: memref<32xf32>, %s: memref<64x4xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %pi = arith.constant 0 : i8
+  %pf = arith.constant 0.0 : f32
+  %r = scf.for %row = %c0 to %c64 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
+    %q = vector.transfer_read %codes[%row, %c0], %pi {in_bounds = [true]} : memref<64x32xi8>, vector<32xi8>
+    %f = arith.sitofp %q : vector<32xi8> to vector<32xf32>
+    %sv = vector.transfer_read %s[%row, %c2], %pf {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (0)>} : memref<64x4xf32>, vector<32xf32>
+    %w = arith.mulf %f, %sv : vector<32xf32>
+    %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
+    %p = arith.mulf %xv, %w fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
+    scf.yield %n : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
