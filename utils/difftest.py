@@ -272,7 +272,8 @@ def scale_of_lane(c, lane):
 def may_be_poison(c, lane):
     """Whether an integer on the lane's path may come from NaN: a NaN input,
     or a division or product that gives NaN (scales that are zero or infinite,
-    also after conversion to f16: 0/0, inf/inf, 0 * inf)."""
+    also after conversion to f16: 0/0, inf/inf, 0 * inf; reciprocals that
+    overflow: 0 * inf)."""
     integer_path = c["sdt"].startswith("i") and c["kind"] not in ("qdq", "qdq-qdq")
     if not integer_path:
         return False
@@ -284,6 +285,11 @@ def may_be_poison(c, lane):
     if (c.get("fzp") and c["xdt"] == "f16" and c["compute"] in (None, "f16")
             and c["kind"] in ("q-deq", "deq-q")
             and max(abs(c["qmin"]), abs(c["qmax"])) > 65504):
+        return True
+    # `reciprocal` multiplies by 1/s in the compute type: where 1/s
+    # overflows f32 (a subnormal scale), 0 * inf is NaN.
+    compute = c["compute"] or ("f64" if c["xdt"] == "f64" else "f32")
+    if c.get("reciprocal") and compute != "f64" and abs(s) < 2.0 ** -126:
         return True
     return math.isnan(c["xs"][lane]) or s == 0.0 or math.isinf(s)
 
