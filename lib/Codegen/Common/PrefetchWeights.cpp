@@ -66,8 +66,8 @@ bool readsBlockParameter(Operation *read) {
 /// reads of byte-sized integers (the codes, packed or not) and broadcast
 /// reads of floats (the blocks' scales and offsets, a fifth of the bytes
 /// with int4 codes in blocks of 32).
-void collectCodeReads(Value factor, Block *block,
-                      llvm::SetVector<Operation *> &reads) {
+void collectWeightReads(Value factor, Block *block,
+                        llvm::SetVector<Operation *> &reads) {
   SmallVector<Value> work{factor};
   llvm::SmallPtrSet<Operation *, 32> seen;
   while (!work.empty()) {
@@ -129,7 +129,7 @@ struct QuantAffinePrefetchWeightsPass
             !product->getParentOfType<scf::ForOp>())
           return;
         for (Value factor : product->getOperands())
-          collectCodeReads(factor, product->getBlock(), reads);
+          collectWeightReads(factor, product->getBlock(), reads);
       });
       for (Operation *read : reads)
         prefetchAhead(read, distance);
