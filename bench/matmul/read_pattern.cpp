@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// How fast one core reads packed int4 weights in the order the decode
+// kernels read them (docs/FusedMatmul.md, "Left to do"): a register tile
+// takes 4 rows side by side, 32 bytes of each per step, against a plain
+// sequential read of the same bytes. No arithmetic beyond widening the bytes
+// and adding them up, so the numbers are what the memory side allows for
+// each pattern; ours (bench/matmul/run.sh) can be set beside them.
+//
+// Each variant reads a 4096 x 2048-byte buffer (4096 x 4096 int4 codes),
+// every call on the copy read longest ago (60 copies, 480 MiB), 15 rounds
+// interleaved; it prints the median GB/s.
+//
+// build: clang++ -O2 -march=native -I bench bench/matmul/read_pattern.cpp
+// usage: a.out
+
+#include "common.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kRowBytes = 2048, kRows = 4096, kBytes = kRowBytes * kRows;
+
+/// Adds 16 bytes at `p`, widened to 32 bits, into `sum`.
+inline __m512i addBytes(__m512i sum, const uint8_t *p) {
+  return _mm512_add_epi32(sum, _mm512_cvtepu8_epi32(_mm_loadu_si128(
+                                   reinterpret_cast<const __m128i *>(p))));
+}
+
+/// The decode tile's order: 4 rows side by side, 32 bytes of each per step.
+/// With `Ahead` > 0, one prefetch per row and line, `Ahead` bytes further
+/// on, with the given hint.
+template <int Ahead, int Hint> int64_t tiledRows(const uint8_t *buffer) {
+  __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
+                    _mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (int64_t row = 0; row < kRows; row += 4) {
+    const uint8_t *tile = buffer + row * kRowBytes;
+    for (int64_t k = 0; k < kRowBytes; k += 32) {
+      if constexpr (Ahead > 0)
+        if (k % 64 == 0)
+          for (int r = 0; r < 4; ++r)
+            _mm_prefetch(reinterpret_cast<const char *>(tile + r * kRowBytes +
+                                                        k + Ahead),
+                         Hint);
+      for (int r = 0; r < 4; ++r) {
+        sum[r] = addBytes(sum[r], tile + r * kRowBytes + k);
+        sum[r] = addBytes(sum[r], tile + r * kRowBytes + k + 16);
+      }
+    }
+  }
+  return _mm512_reduce_add_epi32(_mm512_add_epi32(
+      _mm512_add_epi32(sum[0], sum[1]), _mm512_add_epi32(sum[2], sum[3])));
+}
+
+/// A plain sequential read, 256 bytes per step, as the bench's bound.
+template <Prefetch P> int64_t sequential(const uint8_t *buffer) {
+  __m512i sum = _mm512_setzero_si512();
+  for (int64_t i = 0; i < kBytes; i += 256) {
+    prefetchStep<P>(buffer + i);
+    for (int line = 0; line < 4; ++line)
+      sum = _mm512_add_epi64(sum, _mm512_load_si512(buffer + i + 64 * line));
+  }
+  return _mm512_reduce_add_epi64(sum);
+}
+
+struct Variant {
+  const char *name;
+  int64_t (*read)(const uint8_t *);
+};
+
+} // namespace
+
+int main() {
+  constexpr int kCopies = 60, kRounds = 15;
+  std::vector<uint8_t *> copies;
+  for (int c = 0; c < kCopies; ++c) {
+    // Room for the prefetches that run past the end.
+    uint8_t *copy = allocateFirstTouch<uint8_t>(kBytes + 65536);
+    for (int64_t i = 0; i < kBytes + 65536; ++i)
+      copy[i] = uint8_t(i + c);
+    copies.push_back(copy);
+  }
+  const Variant variants[] = {
+      {"sequential", sequential<Prefetch::None>},
+      {"sequential, L2 4 KiB ahead", sequential<Prefetch::L2Ahead4K>},
+      {"4 rows, no prefetch", tiledRows<0, _MM_HINT_T0>},
+      {"4 rows, L1 4 KiB ahead", tiledRows<4096, _MM_HINT_T0>},
+      {"4 rows, L1 16 KiB ahead (as ours)", tiledRows<16384, _MM_HINT_T0>},
+      {"4 rows, L2 16 KiB ahead", tiledRows<16384, _MM_HINT_T1>},
+      {"4 rows, L2 32 KiB ahead", tiledRows<32768, _MM_HINT_T1>},
+  };
+  constexpr int kVariants = sizeof(variants) / sizeof(variants[0]);
+  std::vector<std::vector<double>> seconds(kVariants);
+  CopyRotation next(kCopies);
+  int64_t sink = 0;
+  for (int round = 0; round < kRounds; ++round)
+    for (int v = 0; v < kVariants; ++v) {
+      const uint8_t *copy = copies[next()];
+      double start = now();
+      sink += variants[v].read(copy);
+      seconds[v].push_back(now() - start);
+    }
+  for (int v = 0; v < kVariants; ++v)
+    std::printf("%-36s %5.1f GB/s\n", variants[v].name,
+                kBytes / median(seconds[v]) / 1e9);
+  return sink == 42 ? 1 : 0; // keeps the reads
+}
