@@ -421,45 +421,35 @@ struct QuantAffineFuseReductionRowsPass
     // threads or a loop. (An scf.for here would start the encodings'
     // iter_args from tensor.empty ops that CSE merges, and one-shot
     // bufferization would give them one buffer.)
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
-    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
     // Fuse the reduction, its fills and the epilogue; a result used
     // elsewhere too (the encodings a function returns) is yielded by the
     // loop.
     auto fused = [&](Operation *op) {
       return op == consumer.getOperation() || fusion.producers.contains(op);
     };
-    options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer, bool)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (!fusion.producers.contains(producer.getOwner()))
-            return std::nullopt;
-          scf::SCFTileAndFuseOptions::ControlFnResult result;
-          result.yieldProducerReplacement =
-              llvm::any_of(producer.getUsers(), [&](Operation *user) {
-                return !fused(user) && !isa<tensor::ExtractSliceOp>(user);
-              });
-          return result;
-        });
-    rewriter.setInsertionPoint(consumer);
     FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+        quant_affine::tileAndFuseConsumer(
+            rewriter, consumer, sizes, /*forall=*/true,
+            [&](tensor::ExtractSliceOp, OpResult producer, bool)
+                -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+              if (!fusion.producers.contains(producer.getOwner()))
+                return std::nullopt;
+              scf::SCFTileAndFuseOptions::ControlFnResult result;
+              result.yieldProducerReplacement =
+                  llvm::any_of(producer.getUsers(), [&](Operation *user) {
+                    return !fused(user) && !isa<tensor::ExtractSliceOp>(user);
+                  });
+              return result;
+            });
     if (failed(result))
       return failure();
-    // The consumer first: it reads the originals of the yielded results.
+    // The consumer first (its uses are replaced; it reads the originals of
+    // the yielded results, so it goes before they are replaced).
     SmallVector<std::pair<Value, Value>> yielded;
     for (auto [original, replacement] : result->replacements)
       if (original.getDefiningOp() != consumer.getOperation())
         yielded.emplace_back(original, replacement);
-    SmallVector<Value> consumerResults =
-        llvm::map_to_vector(consumer->getResults(), [&](Value value) {
-          return result->replacements.lookup(value);
-        });
-    rewriter.replaceOp(consumer, consumerResults);
+    rewriter.eraseOp(consumer);
     Operation *loop = result->loops.front().getOperation();
     for (auto [original, replacement] : yielded)
       rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
