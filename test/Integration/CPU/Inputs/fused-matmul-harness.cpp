@@ -298,6 +298,33 @@ std::vector<float> readHalfResult(const Case &c, const Desc<2> &result) {
 
 } // namespace
 
+/// The calls of a kernel on packed int4 codes with scales and offsets that
+/// accumulates into its destination (k2, k10): x is M x K, the result M x N.
+using PackedWeightsFn = void (*)(DESC(2), DESC(1), DESC(2), DESC(2));
+using PackedKernelFn = void (*)(DESC(2), DESC(2), DESC(1), DESC(2), DESC(2),
+                                DESC(2));
+void bindPackedWithOffsets(Case &c, PackedWeightsFn weights,
+                           PackedKernelFn kernel) {
+  Case *p = &c;
+  c.callWeights = [p, weights] {
+    Desc<2> r, s = desc<2>(p->scale.data(), p->scaleShape),
+               o = desc<2>(p->offset.data(), p->scaleShape);
+    Desc<1> q = bytes(p->packed);
+    weights(&r, &q, &s, &o);
+    p->weights = readResult(r);
+  };
+  c.callKernel = [p, kernel] {
+    std::vector<float> init = p->init; // the kernel writes it
+    Desc<2> r, x = desc<2>(p->x.data(), {p->rows, p->depth}),
+               s = desc<2>(p->scale.data(), p->scaleShape),
+               o = desc<2>(p->offset.data(), p->scaleShape),
+               d = desc<2>(init.data(), {p->rows, p->cols});
+    Desc<1> q = bytes(p->packed);
+    kernel(&r, &x, &q, &s, &o, &d);
+    p->out = readResult(r);
+  };
+}
+
 int main() {
   std::vector<Case> cases;
   {
@@ -400,41 +427,9 @@ int main() {
         p->out = readResult(r);
       };
     } else if (c.name == "k2") {
-      c.callWeights = [p] {
-        Desc<2> r, s = desc<2>(p->scale.data(), p->scaleShape),
-                   o = desc<2>(p->offset.data(), p->scaleShape);
-        Desc<1> q = bytes(p->packed);
-        _mlir_ciface_k2_weights(&r, &q, &s, &o);
-        p->weights = readResult(r);
-      };
-      c.callKernel = [p] {
-        std::vector<float> init = p->init; // the kernel writes it
-        Desc<2> r, x = desc<2>(p->x.data(), {6, 256}),
-                   s = desc<2>(p->scale.data(), p->scaleShape),
-                   o = desc<2>(p->offset.data(), p->scaleShape),
-                   d = desc<2>(init.data(), {6, 48});
-        Desc<1> q = bytes(p->packed);
-        _mlir_ciface_k2(&r, &x, &q, &s, &o, &d);
-        p->out = readResult(r);
-      };
+      bindPackedWithOffsets(c, _mlir_ciface_k2_weights, _mlir_ciface_k2);
     } else if (c.name == "k10") {
-      c.callWeights = [p] {
-        Desc<2> r, s = desc<2>(p->scale.data(), p->scaleShape),
-                   o = desc<2>(p->offset.data(), p->scaleShape);
-        Desc<1> q = bytes(p->packed);
-        _mlir_ciface_k10_weights(&r, &q, &s, &o);
-        p->weights = readResult(r);
-      };
-      c.callKernel = [p] {
-        std::vector<float> init = p->init; // the kernel writes it
-        Desc<2> r, x = desc<2>(p->x.data(), {64, 512}),
-                   s = desc<2>(p->scale.data(), p->scaleShape),
-                   o = desc<2>(p->offset.data(), p->scaleShape),
-                   d = desc<2>(init.data(), {64, 64});
-        Desc<1> q = bytes(p->packed);
-        _mlir_ciface_k10(&r, &x, &q, &s, &o, &d);
-        p->out = readResult(r);
-      };
+      bindPackedWithOffsets(c, _mlir_ciface_k10_weights, _mlir_ciface_k10);
     } else if (c.name == "k11") {
       c.callWeights = [p, codes2] {
         Desc<2> r, q = codes2({32, 768}),
