@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Two things happen to vector transfers on memrefs here, before they lower:
+// Three things happen to vector transfers on memrefs here, before they lower:
 //
 // - Vectors whose elements LLVM lays out differently in a vector than in a
 //   memref (i1..i7, i12, i24, ...: bit-packed in a vector, each element in
@@ -15,6 +15,11 @@
 // - Upstream's unit-dim dropping and flattening patterns make contiguous n-D
 //   transfers one-dimensional, except where the flattening pattern's
 //   contiguity check would read past the end of a shape (below).
+// - A read in which every lane is the same element (a per-row scale or
+//   maxval broadcast along the row) becomes one scalar load and a broadcast.
+//   Upstream lowers such a read as a loop of one load and one insert per
+//   lane; LLVM's -O2 collapses it, but without optimization (llc, a JIT at
+//   -O0) it stays a chain of 64 stack round trips per row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +75,33 @@ bool contiguityCheckIsSafe(Operation *op) {
          static_cast<int64_t>(shape.size()) <= memref.getRank();
 }
 
+/// A read whose lanes all hold base[indices]: unmasked, every vector dim
+/// either broadcast (constant 0 in the map) or of size 1 and in bounds.
+struct UniformReadToBroadcast : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vector = read.getVectorType();
+    if (!memref || read.getMask() || vector.isScalable() ||
+        memref.getElementType() != vector.getElementType() ||
+        vector.getNumElements() == 1)
+      return failure();
+    AffineMap map = read.getPermutationMap();
+    for (auto [dim, size] : llvm::enumerate(vector.getShape())) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
+      bool broadcast = constant && constant.getValue() == 0;
+      if (!broadcast && (size != 1 || !read.isDimInBounds(dim)))
+        return failure();
+    }
+    Value scalar = memref::LoadOp::create(rewriter, read.getLoc(),
+                                          read.getBase(), read.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, vector, scalar);
+    return success();
+  }
+};
+
 /// Applies `inner` only where the contiguity check is safe; a transfer it
 /// skips stays n-D, which lowers as before.
 struct GuardedPattern : RewritePattern {
@@ -104,6 +136,7 @@ struct QuantAffineFlattenTransfersPass
 
     // Upstream's patterns; MLIR has them but no pass that applies them.
     RewritePatternSet patterns(&getContext());
+    patterns.add<UniformReadToBroadcast>(&getContext(), /*benefit=*/2);
     vector::populateVectorTransferDropUnitDimsPatterns(patterns);
     RewritePatternSet flatten(&getContext());
     vector::populateFlattenVectorTransferPatterns(flatten);

@@ -1,6 +1,7 @@
 // RUN: quant-affine-opt %s --split-input-file --quant-affine-flatten-transfers | FileCheck %s
 // RUN: quant-affine-opt %s --split-input-file --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=PIPE
 // RUN: quant-affine-opt %s --split-input-file --quant-affine-cpu-pipeline="vector-width=1" | FileCheck %s --check-prefix=PIPE
+// RUN: quant-affine-opt %s --split-input-file --quant-affine-cpu-pipeline="vector-width=64" | FileCheck %s --check-prefix=ROWS
 // Upstream's flattening pattern calls vector::isContiguousSlice on every
 // n-D transfer of a memref, which reads past the end of a shape when the
 // vector has no non-unit dim left or more dims than the memref: all-unit
@@ -51,4 +52,43 @@ func.func @qdq_unit(%x: tensor<1x1x1xf32>, %s: tensor<f32>) -> tensor<1x1x1xf32>
 func.func @qdq_row(%x: tensor<1x4xf32>, %s: tensor<4xf32>) -> tensor<1x4xf32> {
   %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
   return %y : tensor<1x4xf32>
+}
+
+// -----
+
+// A read in which every lane is one element (a per-row factor broadcast
+// along the row) is one scalar load and a broadcast, not one load and
+// insert per lane.
+// CHECK-LABEL: func.func @uniform_row
+// CHECK: %[[S:.*]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<1x1xf32, strided<[1, 1], offset: ?>>
+// CHECK: vector.broadcast %[[S]] : f32 to vector<1x64xf32>
+// CHECK-NOT: vector.transfer_read
+func.func @uniform_row(%m: memref<1x1xf32, strided<[1, 1], offset: ?>>) -> vector<1x64xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %v = vector.transfer_read %m[%c0, %c0], %p {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d0, 0)>} : memref<1x1xf32, strided<[1, 1], offset: ?>>, vector<1x64xf32>
+  return %v : vector<1x64xf32>
+}
+
+// A non-broadcast dim that may be out of bounds keeps the transfer (its
+// padding semantics).
+// CHECK-LABEL: func.func @uniform_row_maybe_out_of_bounds
+// CHECK: vector.transfer_read
+func.func @uniform_row_maybe_out_of_bounds(%m: memref<?x1xf32>, %i: index) -> vector<1x64xf32> {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%i, %c0], %p {in_bounds = [false, true], permutation_map = affine_map<(d0, d1) -> (d0, 0)>} : memref<?x1xf32>, vector<1x64xf32>
+  return %v : vector<1x64xf32>
+}
+
+// A per-channel float_qdq through the pipeline: the row's factor is loaded
+// once and broadcast.
+// ROWS-LABEL: llvm.func @float_qdq_rows
+// ROWS-NOT: llvm.insertelement {{.*}} : i64] : vector<64xf32>
+// ROWS: llvm.shufflevector {{.*}} [0, 0, 0, {{.*}}] : vector<64xf32>
+// ROWS-NOT: llvm.insertelement {{.*}} : i64] : vector<64xf32>
+// ROWS: llvm.fdiv {{.*}} : vector<64xf32>
+func.func @float_qdq_rows(%x: tensor<8x256xf32>, %m: tensor<8x1xf32>) -> tensor<8x256xf32> {
+  %y = quant_affine.float_qdq %x, %m format [5, 2] : (tensor<8x256xf32>, tensor<8x1xf32>) -> tensor<8x256xf32>
+  return %y : tensor<8x256xf32>
 }

@@ -61,6 +61,13 @@ def QuantAffineFlattenTransfersPass
     element widths that are a power of two of at least 8 bits keep vector
     accesses. `quant-affine-vectorize` keeps the generics it vectorizes off
     such types; this covers vectors the program writes itself.
+
+    A read whose lanes all hold one element (unmasked; every vector dim
+    broadcast or of size 1 and in bounds: a per-row scale or maxval factor
+    broadcast along the row) becomes one `memref.load` and a
+    `vector.broadcast`. `convert-vector-to-scf` would lower it to a loop of
+    one load and one insert per lane, which LLVM collapses only at `-O2` and
+    above.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
                            "scf::SCFDialect", "vector::VectorDialect"];
