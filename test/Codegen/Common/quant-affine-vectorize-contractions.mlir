@@ -85,17 +85,18 @@ func.func @odd(%x: tensor<1x63xf32>, %w: tensor<8x63xf32>, %d: tensor<1x8xf32>) 
 
 // -----
 
-// x @ W^T with 64 rows of x (prefill): through panels. K in chunks of 256
-// (8 blocks of 32), outermost; in each, panels of 32 weight rows across
-// threads, each dequantized into a fresh 8 x 32 x 32 f32 tensor (never one of
-// the weight's size), K-major: 16 x 16 blocks transposed by shuffles. Then
+// x @ W^T with 64 rows of x (prefill): through panels. Blocks of columns
+// across threads, outermost (here one panel each); in each, K in chunks of
+// 256 (8 blocks of 32); in each chunk, the block's panels of 32 weight rows,
+// each dequantized into a fresh 8 x 32 x 32 f32 tensor (never one of the
+// weight's size), K-major: 16 x 16 blocks transposed by shuffles. Then
 // register tiles of 8 rows of x by the panel's 32 columns, one step of K at
 // a time: 8 broadcast activations times one row of the panel (32 lanes),
 // added into 8 accumulators carried in registers. No lane sums.
 // CHECK-LABEL: func.func @panels
 // CHECK-NOT: tensor.empty() : tensor<16x32x64xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
 // CHECK: scf.forall (%{{.*}}) = (0) to (64) step (32)
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
 // CHECK: tensor.empty() : tensor<8x32x32xf32>
 // CHECK: vector.transfer_read %{{.*}} : tensor<64x16x32xi8>, vector<16xi8>
 // CHECK: arith.sitofp %{{.*}} : vector<16xi8> to vector<16xf32>
@@ -119,4 +120,29 @@ func.func @panels(%x: tensor<64x512xf32>, %q: tensor<64x16x32xi8>, %s: tensor<64
     linalg.yield %r : f32
   } -> tensor<64x64xf32>
   return %y : tensor<64x64xf32>
+}
+
+// -----
+
+// 512 weight rows: 16 panels in 8 blocks of 2 (at least 8 blocks across
+// threads); each block runs its chunks of K, and in each chunk its 2 panels
+// one after the other. The sums stay in the block's columns.
+// CHECK-LABEL: func.func @panel_blocks
+// CHECK-NOT: tensor.empty() : tensor<16x32x512xf32>
+// CHECK: scf.forall (%{{.*}}) = (0) to (512) step (64)
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 iter_args
+// CHECK: tensor.empty() : tensor<8x32x32xf32>
+// CHECK: return
+func.func @panel_blocks(%x: tensor<64x512xf32>, %q: tensor<512x16x32xi8>, %s: tensor<512x16xf32>, %d: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %xe = tensor.expand_shape %x [[0], [1, 2]] output_shape [64, 16, 32] : tensor<64x512xf32> into tensor<64x16x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, kb, kk) -> (m, kb, kk)>, affine_map<(m, n, kb, kk) -> (n, kb, kk)>, affine_map<(m, n, kb, kk) -> (n, kb)>, affine_map<(m, n, kb, kk) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%xe, %q, %s : tensor<64x16x32xf32>, tensor<512x16x32xi8>, tensor<512x16xf32>) outs(%d : tensor<64x512xf32>) {
+  ^bb0(%a: f32, %c: i8, %sc: f32, %out: f32):
+    %f = arith.sitofp %c : i8 to f32
+    %w = arith.mulf %f, %sc : f32
+    %p = arith.mulf %a, %w : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<64x512xf32>
+  return %y : tensor<64x512xf32>
 }
