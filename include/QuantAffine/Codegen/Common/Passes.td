@@ -169,11 +169,13 @@ def QuantAffineVectorizeContractionsPass
       up, once per result, into the original destination.
     * When it is parallel (`x @ W`), the lanes are results of their own.
     * With 64 rows of the activation or more (`x @ W^T`, the weight computed
-      from the weight's inputs alone), through panels: K in chunks of up to
-      256, in each 32 weight rows per thread dequantized once into a
-      K-major panel of at most 32 KiB (transposed in 16 x 16 blocks by
-      shuffles), which tiles of 8 activation rows multiply with outer
-      products into 16 accumulators (docs/FusedMatmul.md).
+      from the weight's inputs alone), through panels: with
+      `parallel-outer`, blocks of weight rows (at least 8) across threads
+      first; then K in chunks of up to 256, in each 32 weight rows at a
+      time dequantized once into a K-major panel of at most 32 KiB
+      (transposed in 16 x 16 blocks by shuffles), which tiles of 8
+      activation rows multiply with outer products into 16 accumulators
+      (docs/FusedMatmul.md).
 
     The parallel loops are tiled into register tiles (4 rows of the weight,
     or 8 rows of the activation by 2 of the weight, with half the lanes)
