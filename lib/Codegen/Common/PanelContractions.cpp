@@ -158,11 +158,16 @@ FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
   return form;
 }
 
-/// Tiles `consumer` by `sizes` and fuses its producers (the panel) into the
-/// tile; replaces it. Returns the tiled consumer and the fused panel op.
-FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
-tileAndFusePanel(RewriterBase &rewriter, linalg::GenericOp consumer,
-                 ArrayRef<int64_t> sizes, bool forall) {
+/// The sum `out + a * w` and the panel op that computes its `w`.
+using SumAndPanel = std::pair<linalg::GenericOp, linalg::GenericOp>;
+
+/// Tiles the sum by `sizes` and fuses its producers (the panel) into the
+/// tile; replaces the sum and erases the panel once unused. Returns the
+/// tiled sum and the fused panel op.
+FailureOr<SumAndPanel> tileAndFusePanel(RewriterBase &rewriter,
+                                        SumAndPanel untiled,
+                                        ArrayRef<int64_t> sizes, bool forall) {
+  linalg::GenericOp consumer = untiled.first;
   // Only the panel: the destination's producer (the zero fill) must stay
   // outside a loop over K, or each chunk would start the sums from zero.
   FailureOr<scf::SCFTileAndFuseResult> fused =
@@ -190,6 +195,9 @@ tileAndFusePanel(RewriterBase &rewriter, linalg::GenericOp consumer,
   }
   if (!tiledConsumer || !tiledPanel)
     return failure();
+  rewriter.eraseOp(consumer);
+  if (untiled.second->use_empty())
+    rewriter.eraseOp(untiled.second);
   return std::make_pair(tiledConsumer, tiledPanel);
 }
 
@@ -345,21 +353,18 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
   // accumulators (128 rows x 512 or 1376 columns: 256 or 688 KiB) stay in
   // L2 while its chunks pass, where a chunk loop outside the threads swept
   // the whole output (5.4 MiB for 11008 columns) once per chunk.
-  linalg::GenericOp blockSum = sum, blockPanel = panel;
+  SumAndPanel current = {sum, panel};
   if (parallelOuter) {
     int64_t panels = ranges[form.columnLoop] / kPanelRows;
     int64_t perBlock = quant_affine::largestDivisorAtMost(
         panels, std::max<int64_t>(panels / kMinColumnBlocks, 1));
     SmallVector<int64_t> blockSizes(loops, 0);
     blockSizes[form.columnLoop] = perBlock * kPanelRows;
-    FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> blocks =
-        tileAndFusePanel(rewriter, sum, blockSizes, /*forall=*/true);
+    FailureOr<SumAndPanel> blocks =
+        tileAndFusePanel(rewriter, current, blockSizes, /*forall=*/true);
     if (failed(blocks))
       return success();
-    rewriter.eraseOp(sum);
-    if (panel->use_empty())
-      rewriter.eraseOp(panel);
-    std::tie(blockSum, blockPanel) = *blocks;
+    current = *blocks;
   }
 
   // 1. Chunks of K of at most kPanelDepth elements (the outermost reduction
@@ -372,25 +377,18 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
   sizes[form.reductions.front()] = quant_affine::largestDivisorAtMost(
       ranges[form.reductions.front()],
       std::max<int64_t>(kPanelDepth / inner, 1));
-  FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> chunks =
-      tileAndFusePanel(rewriter, blockSum, sizes, /*forall=*/false);
+  FailureOr<SumAndPanel> chunks =
+      tileAndFusePanel(rewriter, current, sizes, /*forall=*/false);
   if (failed(chunks))
     return success();
-  rewriter.eraseOp(blockSum);
-  if (blockPanel->use_empty())
-    rewriter.eraseOp(blockPanel);
   // 2. In each chunk, the block's panels of 32 weight rows one after
   // another, every row of x in each.
   sizes.assign(loops, 0);
   sizes[form.columnLoop] = kPanelRows;
-  auto [wholeSum, wholePanel] = *chunks;
-  FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> columns =
-      tileAndFusePanel(rewriter, wholeSum, sizes, /*forall=*/false);
+  FailureOr<SumAndPanel> columns =
+      tileAndFusePanel(rewriter, *chunks, sizes, /*forall=*/false);
   if (failed(columns))
     return success();
-  rewriter.eraseOp(wholeSum);
-  if (wholePanel->use_empty())
-    rewriter.eraseOp(wholePanel);
   auto [chunkSum, chunkPanel] = *columns;
   // The panel's destination: a tensor.empty of one panel in the loop, not
   // a slice of one of the whole weight's size (bufferized, that would be a
