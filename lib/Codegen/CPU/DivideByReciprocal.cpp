@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/UniformReads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,8 +64,7 @@ bool allLanesDefined(Value v) {
 }
 
 /// The scalar in every lane of `v`, built at `v`, or null when `v` is not
-/// known to be uniform: a broadcast, or a transfer_read that broadcasts every
-/// vector dim longer than 1.
+/// known to be uniform: a broadcast, or a transfer_read of one element.
 Value uniformScalar(PatternRewriter &rewriter, Value v) {
   auto type = cast<VectorType>(v.getType());
   Location loc = v.getLoc();
@@ -75,14 +75,8 @@ Value uniformScalar(PatternRewriter &rewriter, Value v) {
     if (cast<VectorType>(source.getType()).getNumElements() != 1)
       return {};
   } else if (auto read = v.getDefiningOp<vector::TransferReadOp>()) {
-    if (read.getMask())
+    if (!quant_affine::readsOneElement(read))
       return {};
-    AffineMap map = read.getPermutationMap();
-    for (auto [dim, size] : llvm::enumerate(type.getShape())) {
-      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
-      if (size != 1 && !(constant && constant.getValue() == 0))
-        return {};
-    }
   } else {
     return {};
   }

@@ -26,6 +26,7 @@
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/ScalarizeAccesses.h"
+#include "QuantAffine/Codegen/Common/UniformReads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -75,8 +76,8 @@ bool contiguityCheckIsSafe(Operation *op) {
          static_cast<int64_t>(shape.size()) <= memref.getRank();
 }
 
-/// A read whose lanes all hold base[indices]: unmasked, every vector dim
-/// either broadcast (constant 0 in the map) or of size 1 and in bounds.
+/// A read whose lanes all hold base[indices], in bounds (a read that may
+/// pad keeps its transfer).
 struct UniformReadToBroadcast : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -84,17 +85,11 @@ struct UniformReadToBroadcast : OpRewritePattern<vector::TransferReadOp> {
                                 PatternRewriter &rewriter) const override {
     auto memref = dyn_cast<MemRefType>(read.getBase().getType());
     VectorType vector = read.getVectorType();
-    if (!memref || read.getMask() || vector.isScalable() ||
+    if (!memref || !quant_affine::readsOneElement(read) ||
+        read.hasOutOfBoundsDim() ||
         memref.getElementType() != vector.getElementType() ||
         vector.getNumElements() == 1)
       return failure();
-    AffineMap map = read.getPermutationMap();
-    for (auto [dim, size] : llvm::enumerate(vector.getShape())) {
-      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
-      bool broadcast = constant && constant.getValue() == 0;
-      if (!broadcast && (size != 1 || !read.isDimInBounds(dim)))
-        return failure();
-    }
     Value scalar = memref::LoadOp::create(rewriter, read.getLoc(),
                                           read.getBase(), read.getIndices());
     rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, vector, scalar);

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/LookupTables.h"
+#include "QuantAffine/Codegen/Common/UniformReads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -47,9 +48,7 @@ bool isLaneUniform(Value value) {
     if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
       return dense.isSplat();
   if (auto read = value.getDefiningOp<vector::TransferReadOp>())
-    return read.getVectorType().getRank() == 1 && !read.getMask() &&
-           read.getPermutationMap().getNumResults() == 1 &&
-           isa<AffineConstantExpr>(read.getPermutationMap().getResult(0));
+    return quant_affine::readsOneElement(read);
   return false;
 }
 

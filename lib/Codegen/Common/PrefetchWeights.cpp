@@ -16,6 +16,7 @@
 
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/UniformReads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,13 +53,9 @@ std::pair<Value, SmallVector<Value>> readAddress(Operation *read) {
 /// float offset), read once per block of codes.
 bool readsBlockParameter(Operation *read) {
   auto transfer = dyn_cast<vector::TransferReadOp>(read);
-  if (!transfer || !isa<FloatType>(transfer.getVectorType().getElementType()))
-    return false;
-  return llvm::all_of(transfer.getPermutationMap().getResults(),
-                      [](AffineExpr e) {
-                        auto constant = dyn_cast<AffineConstantExpr>(e);
-                        return constant && constant.getValue() == 0;
-                      });
+  return transfer &&
+         isa<FloatType>(transfer.getVectorType().getElementType()) &&
+         quant_affine::readsOneElement(transfer);
 }
 
 /// The weight reads that `factor` is computed from by side-effect-free ops
