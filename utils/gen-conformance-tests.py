@@ -144,7 +144,14 @@ class Case:
         names.append("%%%s_out" % self.name)
         types.append(out)
         lines.append("  call @%s(%s) : (%s) -> ()" % (self.name, ", ".join(names), ", ".join(types)))
-        lines.append("  %%%s_u = memref.cast %%%s_out : %s to memref<*xi64>" % (self.name, self.name, out))
+        printed = "%%%s_out" % self.name
+        if len(xs) > 1:
+            # Printed flat, one line, as the CPU tests print it.
+            flat = "memref<%dxi64>" % int(np.prod(xs))
+            lines.append("  %%%s_flat = memref.collapse_shape %s [[%s]] : %s into %s"
+                         % (self.name, printed, ", ".join(str(i) for i in range(len(xs))), out, flat))
+            printed, out = "%%%s_flat" % self.name, flat
+        lines.append("  %%%s_u = memref.cast %s : %s to memref<*xi64>" % (self.name, printed, out))
         lines.append("  vector.print str \"%s\\n\"" % self.name)
         lines.append("  call @printMemrefI64(%%%s_u) : (memref<*xi64>) -> ()" % self.name)
         return "\n".join(lines)

@@ -1203,7 +1203,8 @@ func.func @main() {
   %quantize_0010_o_t = bufferization.to_tensor %quantize_0010_o_m restrict : memref<1xf32> to tensor<1xf32>
   %quantize_0010_out = gpu.alloc host_shared () : memref<3x4xi64>
   call @quantize_0010(%quantize_0010_x_t, %quantize_0010_s_t, %quantize_0010_o_t, %quantize_0010_out) : (tensor<3x4xf32>, tensor<1xf32>, tensor<1xf32>, memref<3x4xi64>) -> ()
-  %quantize_0010_u = memref.cast %quantize_0010_out : memref<3x4xi64> to memref<*xi64>
+  %quantize_0010_flat = memref.collapse_shape %quantize_0010_out [[0, 1]] : memref<3x4xi64> into memref<12xi64>
+  %quantize_0010_u = memref.cast %quantize_0010_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0010\n"
   call @printMemrefI64(%quantize_0010_u) : (memref<*xi64>) -> ()
   %quantize_0013_i8_x = arith.constant dense<"0x6DE7FBBE5C8FC23DD7A3B0BE355E5ABF448BDCBF4C3771C014AED7BF1B2F7D3FA69B643FCBA16D407B14BE3FCDCC5440"> : tensor<2x1x3x2xf32>
@@ -1223,7 +1224,8 @@ func.func @main() {
   %quantize_0013_i8_o_t = bufferization.to_tensor %quantize_0013_i8_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0013_i8_out = gpu.alloc host_shared () : memref<2x1x3x2xi64>
   call @quantize_0013_i8(%quantize_0013_i8_x_t, %quantize_0013_i8_s_t, %quantize_0013_i8_o_t, %quantize_0013_i8_out) : (tensor<2x1x3x2xf32>, tensor<f32>, tensor<f32>, memref<2x1x3x2xi64>) -> ()
-  %quantize_0013_i8_u = memref.cast %quantize_0013_i8_out : memref<2x1x3x2xi64> to memref<*xi64>
+  %quantize_0013_i8_flat = memref.collapse_shape %quantize_0013_i8_out [[0, 1, 2, 3]] : memref<2x1x3x2xi64> into memref<12xi64>
+  %quantize_0013_i8_u = memref.cast %quantize_0013_i8_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0013_i8\n"
   call @printMemrefI64(%quantize_0013_i8_u) : (memref<*xi64>) -> ()
   %quantize_0020_x = arith.constant dense<"0x91EDBC3F6ABC34BFAAF132BF6DE7434014AE97BFEC519840689115409A99E93F6ABC14C0CBA1C53F79E9663F8FC24540"> : tensor<4x3xf32>
@@ -1243,7 +1245,8 @@ func.func @main() {
   %quantize_0020_o_t = bufferization.to_tensor %quantize_0020_o_m restrict : memref<4x1xf32> to tensor<4x1xf32>
   %quantize_0020_out = gpu.alloc host_shared () : memref<4x3xi64>
   call @quantize_0020(%quantize_0020_x_t, %quantize_0020_s_t, %quantize_0020_o_t, %quantize_0020_out) : (tensor<4x3xf32>, tensor<4x1xf32>, tensor<4x1xf32>, memref<4x3xi64>) -> ()
-  %quantize_0020_u = memref.cast %quantize_0020_out : memref<4x3xi64> to memref<*xi64>
+  %quantize_0020_flat = memref.collapse_shape %quantize_0020_out [[0, 1]] : memref<4x3xi64> into memref<12xi64>
+  %quantize_0020_u = memref.cast %quantize_0020_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0020\n"
   call @printMemrefI64(%quantize_0020_u) : (memref<*xi64>) -> ()
   %quantize_0022_i4_x = arith.constant dense<"0x3BDF8F3FB81EF5BF17D99EBFB81E95BFC1CA31400E2DE2BF5EBAC9BEF4FDD43C1058B93E986E323F23DBB93E2B870640"> : tensor<3x4xf32>
@@ -1263,7 +1266,8 @@ func.func @main() {
   %quantize_0022_i4_o_t = bufferization.to_tensor %quantize_0022_i4_o_m restrict : memref<1x4xf32> to tensor<1x4xf32>
   %quantize_0022_i4_out = gpu.alloc host_shared () : memref<3x4xi64>
   call @quantize_0022_i4(%quantize_0022_i4_x_t, %quantize_0022_i4_s_t, %quantize_0022_i4_o_t, %quantize_0022_i4_out) : (tensor<3x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, memref<3x4xi64>) -> ()
-  %quantize_0022_i4_u = memref.cast %quantize_0022_i4_out : memref<3x4xi64> to memref<*xi64>
+  %quantize_0022_i4_flat = memref.collapse_shape %quantize_0022_i4_out [[0, 1]] : memref<3x4xi64> into memref<12xi64>
+  %quantize_0022_i4_u = memref.cast %quantize_0022_i4_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0022_i4\n"
   call @printMemrefI64(%quantize_0022_i4_u) : (memref<*xi64>) -> ()
   %quantize_0026_x = arith.constant dense<"0xBE9F82C07B14BE3F17D992C0295C8F3DD7A39040022B47C0A245F63FF62888400C02BB3F6DE763C00681E5BF3333D33F"> : tensor<2x3x2xf32>
@@ -1283,7 +1287,8 @@ func.func @main() {
   %quantize_0026_o_t = bufferization.to_tensor %quantize_0026_o_m restrict : memref<1x3x1xf32> to tensor<1x3x1xf32>
   %quantize_0026_out = gpu.alloc host_shared () : memref<2x3x2xi64>
   call @quantize_0026(%quantize_0026_x_t, %quantize_0026_s_t, %quantize_0026_o_t, %quantize_0026_out) : (tensor<2x3x2xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, memref<2x3x2xi64>) -> ()
-  %quantize_0026_u = memref.cast %quantize_0026_out : memref<2x3x2xi64> to memref<*xi64>
+  %quantize_0026_flat = memref.collapse_shape %quantize_0026_out [[0, 1, 2]] : memref<2x3x2xi64> into memref<12xi64>
+  %quantize_0026_u = memref.cast %quantize_0026_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0026\n"
   call @printMemrefI64(%quantize_0026_u) : (memref<*xi64>) -> ()
   %quantize_0028_i4_x = arith.constant dense<"0x5A643BBE6ABC24C0986EBE4085EB51BEE3A5BBC0E926494052B89AC0DD2406BFA69B44BDE17A3CC060E5103F1B2FBDBF"> : tensor<3x2x1x2xf32>
@@ -1303,7 +1308,8 @@ func.func @main() {
   %quantize_0028_i4_o_t = bufferization.to_tensor %quantize_0028_i4_o_m restrict : memref<3x1x1x1xf32> to tensor<3x1x1x1xf32>
   %quantize_0028_i4_out = gpu.alloc host_shared () : memref<3x2x1x2xi64>
   call @quantize_0028_i4(%quantize_0028_i4_x_t, %quantize_0028_i4_s_t, %quantize_0028_i4_o_t, %quantize_0028_i4_out) : (tensor<3x2x1x2xf32>, tensor<3x1x1x1xf32>, tensor<3x1x1x1xf32>, memref<3x2x1x2xi64>) -> ()
-  %quantize_0028_i4_u = memref.cast %quantize_0028_i4_out : memref<3x2x1x2xi64> to memref<*xi64>
+  %quantize_0028_i4_flat = memref.collapse_shape %quantize_0028_i4_out [[0, 1, 2, 3]] : memref<3x2x1x2xi64> into memref<12xi64>
+  %quantize_0028_i4_u = memref.cast %quantize_0028_i4_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0028_i4\n"
   call @printMemrefI64(%quantize_0028_i4_u) : (memref<*xi64>) -> ()
   %quantize_0032_x = arith.constant dense<"0x14AE47BF9EEF673F0AD743BF17D906C0F2D2DDBF8195833F6F1243BF9318C43EDF4F2DC05C8F023FE3A59BBC022BD7BFE3A5DB3F5C8F423FAAF1E2BF9EEF87BF6F12033E6F1253404260E5BBF85393BF986E723F52B8DE3E79E9663F2DB27DBFF853633FD7A370C091EDFC3E4C37D9BF3BDFFFBF105899BFE926F1BEDD2406BF"> : tensor<4x8xf32>
@@ -1323,7 +1329,8 @@ func.func @main() {
   %quantize_0032_o_t = bufferization.to_tensor %quantize_0032_o_m restrict : memref<4x2xf32> to tensor<4x2xf32>
   %quantize_0032_out = gpu.alloc host_shared () : memref<4x8xi64>
   call @quantize_0032(%quantize_0032_x_t, %quantize_0032_s_t, %quantize_0032_o_t, %quantize_0032_out) : (tensor<4x8xf32>, tensor<4x2xf32>, tensor<4x2xf32>, memref<4x8xi64>) -> ()
-  %quantize_0032_u = memref.cast %quantize_0032_out : memref<4x8xi64> to memref<*xi64>
+  %quantize_0032_flat = memref.collapse_shape %quantize_0032_out [[0, 1]] : memref<4x8xi64> into memref<32xi64>
+  %quantize_0032_u = memref.cast %quantize_0032_flat : memref<32xi64> to memref<*xi64>
   vector.print str "quantize_0032\n"
   call @printMemrefI64(%quantize_0032_u) : (memref<*xi64>) -> ()
   %quantize_0035_i8_x = arith.constant dense<"0xA245D6BFE92631BF6210D83F022B87BE8FC2153FAE47D1BFF2D235C0D7A3C0BF8D9706406666263FC74B97BFC3F510C05A642340AE47E1BDF4FDD4BC7593D8BFFA7EDA3FB4C876BE54E345BF713D1AC02731083FF0A7863EB4C8B6BF8941E0BE"> : tensor<4x6xf32>
@@ -1343,7 +1350,8 @@ func.func @main() {
   %quantize_0035_i8_o_t = bufferization.to_tensor %quantize_0035_i8_o_m restrict : memref<2x3xf32> to tensor<2x3xf32>
   %quantize_0035_i8_out = gpu.alloc host_shared () : memref<4x6xi64>
   call @quantize_0035_i8(%quantize_0035_i8_x_t, %quantize_0035_i8_s_t, %quantize_0035_i8_o_t, %quantize_0035_i8_out) : (tensor<4x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>, memref<4x6xi64>) -> ()
-  %quantize_0035_i8_u = memref.cast %quantize_0035_i8_out : memref<4x6xi64> to memref<*xi64>
+  %quantize_0035_i8_flat = memref.collapse_shape %quantize_0035_i8_out [[0, 1]] : memref<4x6xi64> into memref<24xi64>
+  %quantize_0035_i8_u = memref.cast %quantize_0035_i8_flat : memref<24xi64> to memref<*xi64>
   vector.print str "quantize_0035_i8\n"
   call @printMemrefI64(%quantize_0035_i8_u) : (memref<*xi64>) -> ()
   %quantize_0041_x = arith.constant dense<"0xCDCC8CBF60E5E03F9318C4BF9EEF273F2B87C63F295C0FBDD7A3A0BF713D8ABF1058893F6F1223C0A69BE43F08AC3C40"> : tensor<12xf32>
@@ -1383,7 +1391,8 @@ func.func @main() {
   %quantize_0044_i8_o_t = bufferization.to_tensor %quantize_0044_i8_o_m restrict : memref<2x2xf32> to tensor<2x2xf32>
   %quantize_0044_i8_out = gpu.alloc host_shared () : memref<4x6xi64>
   call @quantize_0044_i8(%quantize_0044_i8_x_t, %quantize_0044_i8_s_t, %quantize_0044_i8_o_t, %quantize_0044_i8_out) : (tensor<4x6xf32>, tensor<2x2xf32>, tensor<2x2xf32>, memref<4x6xi64>) -> ()
-  %quantize_0044_i8_u = memref.cast %quantize_0044_i8_out : memref<4x6xi64> to memref<*xi64>
+  %quantize_0044_i8_flat = memref.collapse_shape %quantize_0044_i8_out [[0, 1]] : memref<4x6xi64> into memref<24xi64>
+  %quantize_0044_i8_u = memref.cast %quantize_0044_i8_flat : memref<24xi64> to memref<*xi64>
   vector.print str "quantize_0044_i8\n"
   call @printMemrefI64(%quantize_0044_i8_u) : (memref<*xi64>) -> ()
   %quantize_0050_x = arith.constant dense<"0xF62814C0643B37C0A01A2F3ED12253C0DD24B63F23DBA93F0E2D2240CDCC6CBF"> : tensor<8xf32>
@@ -1603,7 +1612,8 @@ func.func @main() {
   %quantize_0090_o_t = bufferization.to_tensor %quantize_0090_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0090_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0090(%quantize_0090_x_t, %quantize_0090_s_t, %quantize_0090_o_t, %quantize_0090_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0090_u = memref.cast %quantize_0090_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0090_flat = memref.collapse_shape %quantize_0090_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0090_u = memref.cast %quantize_0090_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0090\n"
   call @printMemrefI64(%quantize_0090_u) : (memref<*xi64>) -> ()
   %quantize_0090_i8_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -1623,7 +1633,8 @@ func.func @main() {
   %quantize_0090_i8_o_t = bufferization.to_tensor %quantize_0090_i8_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0090_i8_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0090_i8(%quantize_0090_i8_x_t, %quantize_0090_i8_s_t, %quantize_0090_i8_o_t, %quantize_0090_i8_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0090_i8_u = memref.cast %quantize_0090_i8_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0090_i8_flat = memref.collapse_shape %quantize_0090_i8_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0090_i8_u = memref.cast %quantize_0090_i8_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0090_i8\n"
   call @printMemrefI64(%quantize_0090_i8_u) : (memref<*xi64>) -> ()
   %quantize_0091_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -1643,7 +1654,8 @@ func.func @main() {
   %quantize_0091_o_t = bufferization.to_tensor %quantize_0091_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0091_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0091(%quantize_0091_x_t, %quantize_0091_s_t, %quantize_0091_o_t, %quantize_0091_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0091_u = memref.cast %quantize_0091_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0091_flat = memref.collapse_shape %quantize_0091_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0091_u = memref.cast %quantize_0091_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0091\n"
   call @printMemrefI64(%quantize_0091_u) : (memref<*xi64>) -> ()
   %quantize_0091_i8_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -1663,7 +1675,8 @@ func.func @main() {
   %quantize_0091_i8_o_t = bufferization.to_tensor %quantize_0091_i8_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0091_i8_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0091_i8(%quantize_0091_i8_x_t, %quantize_0091_i8_s_t, %quantize_0091_i8_o_t, %quantize_0091_i8_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0091_i8_u = memref.cast %quantize_0091_i8_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0091_i8_flat = memref.collapse_shape %quantize_0091_i8_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0091_i8_u = memref.cast %quantize_0091_i8_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0091_i8\n"
   call @printMemrefI64(%quantize_0091_i8_u) : (memref<*xi64>) -> ()
   %quantize_0094_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -1683,7 +1696,8 @@ func.func @main() {
   %quantize_0094_o_t = bufferization.to_tensor %quantize_0094_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0094_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0094(%quantize_0094_x_t, %quantize_0094_s_t, %quantize_0094_o_t, %quantize_0094_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0094_u = memref.cast %quantize_0094_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0094_flat = memref.collapse_shape %quantize_0094_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0094_u = memref.cast %quantize_0094_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0094\n"
   call @printMemrefI64(%quantize_0094_u) : (memref<*xi64>) -> ()
   %quantize_0094_i4_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -1703,7 +1717,8 @@ func.func @main() {
   %quantize_0094_i4_o_t = bufferization.to_tensor %quantize_0094_i4_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0094_i4_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0094_i4(%quantize_0094_i4_x_t, %quantize_0094_i4_s_t, %quantize_0094_i4_o_t, %quantize_0094_i4_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0094_i4_u = memref.cast %quantize_0094_i4_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0094_i4_flat = memref.collapse_shape %quantize_0094_i4_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0094_i4_u = memref.cast %quantize_0094_i4_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0094_i4\n"
   call @printMemrefI64(%quantize_0094_i4_u) : (memref<*xi64>) -> ()
   %quantize_0099_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1723,7 +1738,8 @@ func.func @main() {
   %quantize_0099_o_t = bufferization.to_tensor %quantize_0099_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0099_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0099(%quantize_0099_x_t, %quantize_0099_s_t, %quantize_0099_o_t, %quantize_0099_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0099_u = memref.cast %quantize_0099_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0099_flat = memref.collapse_shape %quantize_0099_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0099_u = memref.cast %quantize_0099_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0099\n"
   call @printMemrefI64(%quantize_0099_u) : (memref<*xi64>) -> ()
   %quantize_0099_i8_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1743,7 +1759,8 @@ func.func @main() {
   %quantize_0099_i8_o_t = bufferization.to_tensor %quantize_0099_i8_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0099_i8_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0099_i8(%quantize_0099_i8_x_t, %quantize_0099_i8_s_t, %quantize_0099_i8_o_t, %quantize_0099_i8_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0099_i8_u = memref.cast %quantize_0099_i8_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0099_i8_flat = memref.collapse_shape %quantize_0099_i8_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0099_i8_u = memref.cast %quantize_0099_i8_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0099_i8\n"
   call @printMemrefI64(%quantize_0099_i8_u) : (memref<*xi64>) -> ()
   %quantize_0100_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1763,7 +1780,8 @@ func.func @main() {
   %quantize_0100_o_t = bufferization.to_tensor %quantize_0100_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0100_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0100(%quantize_0100_x_t, %quantize_0100_s_t, %quantize_0100_o_t, %quantize_0100_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0100_u = memref.cast %quantize_0100_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0100_flat = memref.collapse_shape %quantize_0100_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0100_u = memref.cast %quantize_0100_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0100\n"
   call @printMemrefI64(%quantize_0100_u) : (memref<*xi64>) -> ()
   %quantize_0100_i8_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1783,7 +1801,8 @@ func.func @main() {
   %quantize_0100_i8_o_t = bufferization.to_tensor %quantize_0100_i8_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0100_i8_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0100_i8(%quantize_0100_i8_x_t, %quantize_0100_i8_s_t, %quantize_0100_i8_o_t, %quantize_0100_i8_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0100_i8_u = memref.cast %quantize_0100_i8_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0100_i8_flat = memref.collapse_shape %quantize_0100_i8_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0100_i8_u = memref.cast %quantize_0100_i8_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0100_i8\n"
   call @printMemrefI64(%quantize_0100_i8_u) : (memref<*xi64>) -> ()
   %quantize_0102_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1803,7 +1822,8 @@ func.func @main() {
   %quantize_0102_o_t = bufferization.to_tensor %quantize_0102_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0102_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0102(%quantize_0102_x_t, %quantize_0102_s_t, %quantize_0102_o_t, %quantize_0102_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0102_u = memref.cast %quantize_0102_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0102_flat = memref.collapse_shape %quantize_0102_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0102_u = memref.cast %quantize_0102_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0102\n"
   call @printMemrefI64(%quantize_0102_u) : (memref<*xi64>) -> ()
   %quantize_0102_i4_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1823,7 +1843,8 @@ func.func @main() {
   %quantize_0102_i4_o_t = bufferization.to_tensor %quantize_0102_i4_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0102_i4_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0102_i4(%quantize_0102_i4_x_t, %quantize_0102_i4_s_t, %quantize_0102_i4_o_t, %quantize_0102_i4_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0102_i4_u = memref.cast %quantize_0102_i4_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0102_i4_flat = memref.collapse_shape %quantize_0102_i4_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0102_i4_u = memref.cast %quantize_0102_i4_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0102_i4\n"
   call @printMemrefI64(%quantize_0102_i4_u) : (memref<*xi64>) -> ()
   %quantize_0103_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1843,7 +1864,8 @@ func.func @main() {
   %quantize_0103_o_t = bufferization.to_tensor %quantize_0103_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0103_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0103(%quantize_0103_x_t, %quantize_0103_s_t, %quantize_0103_o_t, %quantize_0103_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0103_u = memref.cast %quantize_0103_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0103_flat = memref.collapse_shape %quantize_0103_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0103_u = memref.cast %quantize_0103_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0103\n"
   call @printMemrefI64(%quantize_0103_u) : (memref<*xi64>) -> ()
   %quantize_0103_i4_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -1863,7 +1885,8 @@ func.func @main() {
   %quantize_0103_i4_o_t = bufferization.to_tensor %quantize_0103_i4_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0103_i4_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0103_i4(%quantize_0103_i4_x_t, %quantize_0103_i4_s_t, %quantize_0103_i4_o_t, %quantize_0103_i4_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0103_i4_u = memref.cast %quantize_0103_i4_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0103_i4_flat = memref.collapse_shape %quantize_0103_i4_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0103_i4_u = memref.cast %quantize_0103_i4_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0103_i4\n"
   call @printMemrefI64(%quantize_0103_i4_u) : (memref<*xi64>) -> ()
   %quantize_0109_x = arith.constant dense<"0x1F85EB51B81EC53FA69BC420B07211C0DBF97E6ABC74F7BFBA490C022B071440F6285C8FC2F5F0BFE7FBA9F1D24D18C06F1283C0CAA10140C3F5285C8FC2DD3FE17A14AE47E1D2BFC976BE9F1A2FF33F39B4C876BE9F9ABFD9CEF753E32515C0"> : tensor<2x6xf64>
@@ -1883,7 +1906,8 @@ func.func @main() {
   %quantize_0109_o_t = bufferization.to_tensor %quantize_0109_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0109_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0109(%quantize_0109_x_t, %quantize_0109_s_t, %quantize_0109_o_t, %quantize_0109_out) : (tensor<2x6xf64>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0109_u = memref.cast %quantize_0109_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0109_flat = memref.collapse_shape %quantize_0109_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0109_u = memref.cast %quantize_0109_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0109\n"
   call @printMemrefI64(%quantize_0109_u) : (memref<*xi64>) -> ()
   %quantize_0111_i4_x = arith.constant dense<"0x1F85EB51B81EC53FA69BC420B07211C0DBF97E6ABC74F7BFBA490C022B071440F6285C8FC2F5F0BFE7FBA9F1D24D18C06F1283C0CAA10140C3F5285C8FC2DD3FE17A14AE47E1D2BFC976BE9F1A2FF33F39B4C876BE9F9ABFD9CEF753E32515C0"> : tensor<2x6xf64>
@@ -1903,7 +1927,8 @@ func.func @main() {
   %quantize_0111_i4_o_t = bufferization.to_tensor %quantize_0111_i4_o_m restrict : memref<f32> to tensor<f32>
   %quantize_0111_i4_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @quantize_0111_i4(%quantize_0111_i4_x_t, %quantize_0111_i4_s_t, %quantize_0111_i4_o_t, %quantize_0111_i4_out) : (tensor<2x6xf64>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %quantize_0111_i4_u = memref.cast %quantize_0111_i4_out : memref<2x6xi64> to memref<*xi64>
+  %quantize_0111_i4_flat = memref.collapse_shape %quantize_0111_i4_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %quantize_0111_i4_u = memref.cast %quantize_0111_i4_flat : memref<12xi64> to memref<*xi64>
   vector.print str "quantize_0111_i4\n"
   call @printMemrefI64(%quantize_0111_i4_u) : (memref<*xi64>) -> ()
   %quantize_0116_x = arith.constant dense<"0x0000C07F0000807F000080FF00000080000000000AD723BC0000803F000080BF"> : tensor<8xf32>
@@ -2003,7 +2028,8 @@ func.func @main() {
   %dequantize_0012_o_t = bufferization.to_tensor %dequantize_0012_o_m restrict : memref<1xf32> to tensor<1xf32>
   %dequantize_0012_out = gpu.alloc host_shared () : memref<3x4xi64>
   call @dequantize_0012(%dequantize_0012_x_t, %dequantize_0012_s_t, %dequantize_0012_o_t, %dequantize_0012_out) : (tensor<3x4xf32>, tensor<1xf32>, tensor<1xf32>, memref<3x4xi64>) -> ()
-  %dequantize_0012_u = memref.cast %dequantize_0012_out : memref<3x4xi64> to memref<*xi64>
+  %dequantize_0012_flat = memref.collapse_shape %dequantize_0012_out [[0, 1]] : memref<3x4xi64> into memref<12xi64>
+  %dequantize_0012_u = memref.cast %dequantize_0012_flat : memref<12xi64> to memref<*xi64>
   vector.print str "dequantize_0012\n"
   call @printMemrefI64(%dequantize_0012_u) : (memref<*xi64>) -> ()
   %dequantize_0015_i8_x = arith.constant dense<[[[[78, 124], [90, 50], [0, 0]]], [[[0, 195], [187, 255], [234, 255]]]]> : tensor<2x1x3x2xi8>
@@ -2023,7 +2049,8 @@ func.func @main() {
   %dequantize_0015_i8_o_t = bufferization.to_tensor %dequantize_0015_i8_o_m restrict : memref<f32> to tensor<f32>
   %dequantize_0015_i8_out = gpu.alloc host_shared () : memref<2x1x3x2xi64>
   call @dequantize_0015_i8(%dequantize_0015_i8_x_t, %dequantize_0015_i8_s_t, %dequantize_0015_i8_o_t, %dequantize_0015_i8_out) : (tensor<2x1x3x2xi8>, tensor<f32>, tensor<f32>, memref<2x1x3x2xi64>) -> ()
-  %dequantize_0015_i8_u = memref.cast %dequantize_0015_i8_out : memref<2x1x3x2xi64> to memref<*xi64>
+  %dequantize_0015_i8_flat = memref.collapse_shape %dequantize_0015_i8_out [[0, 1, 2, 3]] : memref<2x1x3x2xi64> into memref<12xi64>
+  %dequantize_0015_i8_u = memref.cast %dequantize_0015_i8_flat : memref<12xi64> to memref<*xi64>
   vector.print str "dequantize_0015_i8\n"
   call @printMemrefI64(%dequantize_0015_i8_u) : (memref<*xi64>) -> ()
   %dequantize_0033_x = arith.constant dense<"0x0000B042000059430000B442000000000000000000007F430000000000007F430000000000007F4300005C4300000000000044430000F642000000000000000000007C4300007F4300006D430000E4420000554300003643000052430000BC4200007F430000000000004D4300000000000000000000BC420000354300002F43"> : tensor<4x8xf32>
@@ -2043,7 +2070,8 @@ func.func @main() {
   %dequantize_0033_o_t = bufferization.to_tensor %dequantize_0033_o_m restrict : memref<4x2xf32> to tensor<4x2xf32>
   %dequantize_0033_out = gpu.alloc host_shared () : memref<4x8xi64>
   call @dequantize_0033(%dequantize_0033_x_t, %dequantize_0033_s_t, %dequantize_0033_o_t, %dequantize_0033_out) : (tensor<4x8xf32>, tensor<4x2xf32>, tensor<4x2xf32>, memref<4x8xi64>) -> ()
-  %dequantize_0033_u = memref.cast %dequantize_0033_out : memref<4x8xi64> to memref<*xi64>
+  %dequantize_0033_flat = memref.collapse_shape %dequantize_0033_out [[0, 1]] : memref<4x8xi64> into memref<32xi64>
+  %dequantize_0033_u = memref.cast %dequantize_0033_flat : memref<32xi64> to memref<*xi64>
   vector.print str "dequantize_0033\n"
   call @printMemrefI64(%dequantize_0033_u) : (memref<*xi64>) -> ()
   %dequantize_0036_i8_x = arith.constant dense<[[0, 55, 255, 148, 228, 0], [0, 0, 255, 249, 0, 0], [156, 8, 214, 0, 185, 0], [0, 0, 255, 255, 0, 0]]> : tensor<4x6xi8>
@@ -2063,7 +2091,8 @@ func.func @main() {
   %dequantize_0036_i8_o_t = bufferization.to_tensor %dequantize_0036_i8_o_m restrict : memref<2x3xf32> to tensor<2x3xf32>
   %dequantize_0036_i8_out = gpu.alloc host_shared () : memref<4x6xi64>
   call @dequantize_0036_i8(%dequantize_0036_i8_x_t, %dequantize_0036_i8_s_t, %dequantize_0036_i8_o_t, %dequantize_0036_i8_out) : (tensor<4x6xi8>, tensor<2x3xf32>, tensor<2x3xf32>, memref<4x6xi64>) -> ()
-  %dequantize_0036_i8_u = memref.cast %dequantize_0036_i8_out : memref<4x6xi64> to memref<*xi64>
+  %dequantize_0036_i8_flat = memref.collapse_shape %dequantize_0036_i8_out [[0, 1]] : memref<4x6xi64> into memref<24xi64>
+  %dequantize_0036_i8_u = memref.cast %dequantize_0036_i8_flat : memref<24xi64> to memref<*xi64>
   vector.print str "dequantize_0036_i8\n"
   call @printMemrefI64(%dequantize_0036_i8_u) : (memref<*xi64>) -> ()
   %dequantize_0042_x = arith.constant dense<"0x0000000000007F430000000000007F4300007F43000077430000024300001343000007430000000000002C4300006943"> : tensor<12xf32>
@@ -2103,7 +2132,8 @@ func.func @main() {
   %dequantize_0045_i8_o_t = bufferization.to_tensor %dequantize_0045_i8_o_m restrict : memref<2x2xf32> to tensor<2x2xf32>
   %dequantize_0045_i8_out = gpu.alloc host_shared () : memref<4x6xi64>
   call @dequantize_0045_i8(%dequantize_0045_i8_x_t, %dequantize_0045_i8_s_t, %dequantize_0045_i8_o_t, %dequantize_0045_i8_out) : (tensor<4x6xi8>, tensor<2x2xf32>, tensor<2x2xf32>, memref<4x6xi64>) -> ()
-  %dequantize_0045_i8_u = memref.cast %dequantize_0045_i8_out : memref<4x6xi64> to memref<*xi64>
+  %dequantize_0045_i8_flat = memref.collapse_shape %dequantize_0045_i8_out [[0, 1]] : memref<4x6xi64> into memref<24xi64>
+  %dequantize_0045_i8_u = memref.cast %dequantize_0045_i8_flat : memref<24xi64> to memref<*xi64>
   vector.print str "dequantize_0045_i8\n"
   call @printMemrefI64(%dequantize_0045_i8_u) : (memref<*xi64>) -> ()
   %dequantize_0098_x = arith.constant dense<"0x000000000000FE7A817A0000007C00000000897800000000"> : tensor<2x6xf16>
@@ -2123,7 +2153,8 @@ func.func @main() {
   %dequantize_0098_o_t = bufferization.to_tensor %dequantize_0098_o_m restrict : memref<f32> to tensor<f32>
   %dequantize_0098_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @dequantize_0098(%dequantize_0098_x_t, %dequantize_0098_s_t, %dequantize_0098_o_t, %dequantize_0098_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %dequantize_0098_u = memref.cast %dequantize_0098_out : memref<2x6xi64> to memref<*xi64>
+  %dequantize_0098_flat = memref.collapse_shape %dequantize_0098_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %dequantize_0098_u = memref.cast %dequantize_0098_flat : memref<12xi64> to memref<*xi64>
   vector.print str "dequantize_0098\n"
   call @printMemrefI64(%dequantize_0098_u) : (memref<*xi64>) -> ()
   %dequantize_0108_x = arith.constant dense<"0x08463547E64400008047000026457D472546B6453B454947"> : tensor<2x6xbf16>
@@ -2143,7 +2174,8 @@ func.func @main() {
   %dequantize_0108_o_t = bufferization.to_tensor %dequantize_0108_o_m restrict : memref<f32> to tensor<f32>
   %dequantize_0108_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @dequantize_0108(%dequantize_0108_x_t, %dequantize_0108_s_t, %dequantize_0108_o_t, %dequantize_0108_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %dequantize_0108_u = memref.cast %dequantize_0108_out : memref<2x6xi64> to memref<*xi64>
+  %dequantize_0108_flat = memref.collapse_shape %dequantize_0108_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %dequantize_0108_u = memref.cast %dequantize_0108_flat : memref<12xi64> to memref<*xi64>
   vector.print str "dequantize_0108\n"
   call @printMemrefI64(%dequantize_0108_u) : (memref<*xi64>) -> ()
   %dequantize_0108_i17_x = arith.constant dense<[[8704, 46336, 1840, 0, 65536, 0], [2656, 64768, 10560, 5824, 2992, 51456]]> : tensor<2x6xi17>
@@ -2163,7 +2195,8 @@ func.func @main() {
   %dequantize_0108_i17_o_t = bufferization.to_tensor %dequantize_0108_i17_o_m restrict : memref<f32> to tensor<f32>
   %dequantize_0108_i17_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @dequantize_0108_i17(%dequantize_0108_i17_x_t, %dequantize_0108_i17_s_t, %dequantize_0108_i17_o_t, %dequantize_0108_i17_out) : (tensor<2x6xi17>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %dequantize_0108_i17_u = memref.cast %dequantize_0108_i17_out : memref<2x6xi64> to memref<*xi64>
+  %dequantize_0108_i17_flat = memref.collapse_shape %dequantize_0108_i17_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %dequantize_0108_i17_u = memref.cast %dequantize_0108_i17_flat : memref<12xi64> to memref<*xi64>
   vector.print str "dequantize_0108_i17\n"
   call @printMemrefI64(%dequantize_0108_i17_u) : (memref<*xi64>) -> ()
   %dequantize_0115_x = arith.constant dense<"0x0000000000FABE400000000000000000000000000000000000000000E0FFEF400000000000000000000000000000000000000000205BE64000000000005ECA40000000000000000000000000C07DDA40000000000020B1400000000000000000"> : tensor<2x6xf64>
@@ -2183,7 +2216,8 @@ func.func @main() {
   %dequantize_0115_o_t = bufferization.to_tensor %dequantize_0115_o_m restrict : memref<f32> to tensor<f32>
   %dequantize_0115_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @dequantize_0115(%dequantize_0115_x_t, %dequantize_0115_s_t, %dequantize_0115_o_t, %dequantize_0115_out) : (tensor<2x6xf64>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %dequantize_0115_u = memref.cast %dequantize_0115_out : memref<2x6xi64> to memref<*xi64>
+  %dequantize_0115_flat = memref.collapse_shape %dequantize_0115_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %dequantize_0115_u = memref.cast %dequantize_0115_flat : memref<12xi64> to memref<*xi64>
   vector.print str "dequantize_0115\n"
   call @printMemrefI64(%dequantize_0115_u) : (memref<*xi64>) -> ()
   %qdq_0002_x = arith.constant dense<"0x52B8EE3F713D8ABE448B0CC0E5D01A405C8F42C05A643BBF3333333E7F6AACBF77BE1FBF79E9A63F60E5503E81958740"> : tensor<12xf32>
@@ -2223,7 +2257,8 @@ func.func @main() {
   %qdq_0011_o_t = bufferization.to_tensor %qdq_0011_o_m restrict : memref<1xf32> to tensor<1xf32>
   %qdq_0011_out = gpu.alloc host_shared () : memref<3x4xi64>
   call @qdq_0011(%qdq_0011_x_t, %qdq_0011_s_t, %qdq_0011_o_t, %qdq_0011_out) : (tensor<3x4xf32>, tensor<1xf32>, tensor<1xf32>, memref<3x4xi64>) -> ()
-  %qdq_0011_u = memref.cast %qdq_0011_out : memref<3x4xi64> to memref<*xi64>
+  %qdq_0011_flat = memref.collapse_shape %qdq_0011_out [[0, 1]] : memref<3x4xi64> into memref<12xi64>
+  %qdq_0011_u = memref.cast %qdq_0011_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0011\n"
   call @printMemrefI64(%qdq_0011_u) : (memref<*xi64>) -> ()
   %qdq_0019_x = arith.constant dense<"0x91EDBC3F6ABC34BFAAF132BF6DE7434014AE97BFEC519840689115409A99E93F6ABC14C0CBA1C53F79E9663F8FC24540"> : tensor<4x3xf32>
@@ -2243,7 +2278,8 @@ func.func @main() {
   %qdq_0019_o_t = bufferization.to_tensor %qdq_0019_o_m restrict : memref<4x1xf32> to tensor<4x1xf32>
   %qdq_0019_out = gpu.alloc host_shared () : memref<4x3xi64>
   call @qdq_0019(%qdq_0019_x_t, %qdq_0019_s_t, %qdq_0019_o_t, %qdq_0019_out) : (tensor<4x3xf32>, tensor<4x1xf32>, tensor<4x1xf32>, memref<4x3xi64>) -> ()
-  %qdq_0019_u = memref.cast %qdq_0019_out : memref<4x3xi64> to memref<*xi64>
+  %qdq_0019_flat = memref.collapse_shape %qdq_0019_out [[0, 1]] : memref<4x3xi64> into memref<12xi64>
+  %qdq_0019_u = memref.cast %qdq_0019_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0019\n"
   call @printMemrefI64(%qdq_0019_u) : (memref<*xi64>) -> ()
   %qdq_0025_x = arith.constant dense<"0xBE9F82C07B14BE3F17D992C0295C8F3DD7A39040022B47C0A245F63FF62888400C02BB3F6DE763C00681E5BF3333D33F"> : tensor<2x3x2xf32>
@@ -2263,7 +2299,8 @@ func.func @main() {
   %qdq_0025_o_t = bufferization.to_tensor %qdq_0025_o_m restrict : memref<1x3x1xf32> to tensor<1x3x1xf32>
   %qdq_0025_out = gpu.alloc host_shared () : memref<2x3x2xi64>
   call @qdq_0025(%qdq_0025_x_t, %qdq_0025_s_t, %qdq_0025_o_t, %qdq_0025_out) : (tensor<2x3x2xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, memref<2x3x2xi64>) -> ()
-  %qdq_0025_u = memref.cast %qdq_0025_out : memref<2x3x2xi64> to memref<*xi64>
+  %qdq_0025_flat = memref.collapse_shape %qdq_0025_out [[0, 1, 2]] : memref<2x3x2xi64> into memref<12xi64>
+  %qdq_0025_u = memref.cast %qdq_0025_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0025\n"
   call @printMemrefI64(%qdq_0025_u) : (memref<*xi64>) -> ()
   %qdq_0031_x = arith.constant dense<"0x14AE47BF9EEF673F0AD743BF17D906C0F2D2DDBF8195833F6F1243BF9318C43EDF4F2DC05C8F023FE3A59BBC022BD7BFE3A5DB3F5C8F423FAAF1E2BF9EEF87BF6F12033E6F1253404260E5BBF85393BF986E723F52B8DE3E79E9663F2DB27DBFF853633FD7A370C091EDFC3E4C37D9BF3BDFFFBF105899BFE926F1BEDD2406BF"> : tensor<4x8xf32>
@@ -2283,7 +2320,8 @@ func.func @main() {
   %qdq_0031_o_t = bufferization.to_tensor %qdq_0031_o_m restrict : memref<4x2xf32> to tensor<4x2xf32>
   %qdq_0031_out = gpu.alloc host_shared () : memref<4x8xi64>
   call @qdq_0031(%qdq_0031_x_t, %qdq_0031_s_t, %qdq_0031_o_t, %qdq_0031_out) : (tensor<4x8xf32>, tensor<4x2xf32>, tensor<4x2xf32>, memref<4x8xi64>) -> ()
-  %qdq_0031_u = memref.cast %qdq_0031_out : memref<4x8xi64> to memref<*xi64>
+  %qdq_0031_flat = memref.collapse_shape %qdq_0031_out [[0, 1]] : memref<4x8xi64> into memref<32xi64>
+  %qdq_0031_u = memref.cast %qdq_0031_flat : memref<32xi64> to memref<*xi64>
   vector.print str "qdq_0031\n"
   call @printMemrefI64(%qdq_0031_u) : (memref<*xi64>) -> ()
   %qdq_0040_x = arith.constant dense<"0xCDCC8CBF60E5E03F9318C4BF9EEF273F2B87C63F295C0FBDD7A3A0BF713D8ABF1058893F6F1223C0A69BE43F08AC3C40"> : tensor<12xf32>
@@ -2503,7 +2541,8 @@ func.func @main() {
   %qdq_0092_o_t = bufferization.to_tensor %qdq_0092_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0092_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0092(%qdq_0092_x_t, %qdq_0092_s_t, %qdq_0092_o_t, %qdq_0092_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0092_u = memref.cast %qdq_0092_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0092_flat = memref.collapse_shape %qdq_0092_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0092_u = memref.cast %qdq_0092_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0092\n"
   call @printMemrefI64(%qdq_0092_u) : (memref<*xi64>) -> ()
   %qdq_0093_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -2523,7 +2562,8 @@ func.func @main() {
   %qdq_0093_o_t = bufferization.to_tensor %qdq_0093_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0093_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0093(%qdq_0093_x_t, %qdq_0093_s_t, %qdq_0093_o_t, %qdq_0093_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0093_u = memref.cast %qdq_0093_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0093_flat = memref.collapse_shape %qdq_0093_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0093_u = memref.cast %qdq_0093_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0093\n"
   call @printMemrefI64(%qdq_0093_u) : (memref<*xi64>) -> ()
   %qdq_0095_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -2543,7 +2583,8 @@ func.func @main() {
   %qdq_0095_o_t = bufferization.to_tensor %qdq_0095_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0095_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0095(%qdq_0095_x_t, %qdq_0095_s_t, %qdq_0095_o_t, %qdq_0095_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0095_u = memref.cast %qdq_0095_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0095_flat = memref.collapse_shape %qdq_0095_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0095_u = memref.cast %qdq_0095_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0095\n"
   call @printMemrefI64(%qdq_0095_u) : (memref<*xi64>) -> ()
   %qdq_0097_x = arith.constant dense<"0xF8C2D1C038C76D3D8B3CECC08840E2C21BC6DF33B6C472C4"> : tensor<2x6xf16>
@@ -2563,7 +2604,8 @@ func.func @main() {
   %qdq_0097_o_t = bufferization.to_tensor %qdq_0097_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0097_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0097(%qdq_0097_x_t, %qdq_0097_s_t, %qdq_0097_o_t, %qdq_0097_out) : (tensor<2x6xf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0097_u = memref.cast %qdq_0097_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0097_flat = memref.collapse_shape %qdq_0097_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0097_u = memref.cast %qdq_0097_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0097\n"
   call @printMemrefI64(%qdq_0097_u) : (memref<*xi64>) -> ()
   %qdq_0101_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -2583,7 +2625,8 @@ func.func @main() {
   %qdq_0101_o_t = bufferization.to_tensor %qdq_0101_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0101_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0101(%qdq_0101_x_t, %qdq_0101_s_t, %qdq_0101_o_t, %qdq_0101_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0101_u = memref.cast %qdq_0101_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0101_flat = memref.collapse_shape %qdq_0101_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0101_u = memref.cast %qdq_0101_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0101\n"
   call @printMemrefI64(%qdq_0101_u) : (memref<*xi64>) -> ()
   %qdq_0104_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -2603,7 +2646,8 @@ func.func @main() {
   %qdq_0104_o_t = bufferization.to_tensor %qdq_0104_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0104_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0104(%qdq_0104_x_t, %qdq_0104_s_t, %qdq_0104_o_t, %qdq_0104_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0104_u = memref.cast %qdq_0104_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0104_flat = memref.collapse_shape %qdq_0104_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0104_u = memref.cast %qdq_0104_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0104\n"
   call @printMemrefI64(%qdq_0104_u) : (memref<*xi64>) -> ()
   %qdq_0105_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -2623,7 +2667,8 @@ func.func @main() {
   %qdq_0105_o_t = bufferization.to_tensor %qdq_0105_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0105_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0105(%qdq_0105_x_t, %qdq_0105_s_t, %qdq_0105_o_t, %qdq_0105_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0105_u = memref.cast %qdq_0105_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0105_flat = memref.collapse_shape %qdq_0105_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0105_u = memref.cast %qdq_0105_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0105\n"
   call @printMemrefI64(%qdq_0105_u) : (memref<*xi64>) -> ()
   %qdq_0107_x = arith.constant dense<"0xD6BE7B409BBF98C0CC4031C08FBFC14053BE41BF8ABF9040"> : tensor<2x6xbf16>
@@ -2643,7 +2688,8 @@ func.func @main() {
   %qdq_0107_o_t = bufferization.to_tensor %qdq_0107_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0107_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0107(%qdq_0107_x_t, %qdq_0107_s_t, %qdq_0107_o_t, %qdq_0107_out) : (tensor<2x6xbf16>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0107_u = memref.cast %qdq_0107_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0107_flat = memref.collapse_shape %qdq_0107_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0107_u = memref.cast %qdq_0107_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0107\n"
   call @printMemrefI64(%qdq_0107_u) : (memref<*xi64>) -> ()
   %qdq_0110_x = arith.constant dense<"0x1F85EB51B81EC53FA69BC420B07211C0DBF97E6ABC74F7BFBA490C022B071440F6285C8FC2F5F0BFE7FBA9F1D24D18C06F1283C0CAA10140C3F5285C8FC2DD3FE17A14AE47E1D2BFC976BE9F1A2FF33F39B4C876BE9F9ABFD9CEF753E32515C0"> : tensor<2x6xf64>
@@ -2663,7 +2709,8 @@ func.func @main() {
   %qdq_0110_o_t = bufferization.to_tensor %qdq_0110_o_m restrict : memref<f32> to tensor<f32>
   %qdq_0110_out = gpu.alloc host_shared () : memref<2x6xi64>
   call @qdq_0110(%qdq_0110_x_t, %qdq_0110_s_t, %qdq_0110_o_t, %qdq_0110_out) : (tensor<2x6xf64>, tensor<f32>, tensor<f32>, memref<2x6xi64>) -> ()
-  %qdq_0110_u = memref.cast %qdq_0110_out : memref<2x6xi64> to memref<*xi64>
+  %qdq_0110_flat = memref.collapse_shape %qdq_0110_out [[0, 1]] : memref<2x6xi64> into memref<12xi64>
+  %qdq_0110_u = memref.cast %qdq_0110_flat : memref<12xi64> to memref<*xi64>
   vector.print str "qdq_0110\n"
   call @printMemrefI64(%qdq_0110_u) : (memref<*xi64>) -> ()
   %qdq_0117_x = arith.constant dense<"0x0000C07F0000807F000080FF00000080000000000AD723BC0000803F000080BF"> : tensor<8xf32>

@@ -332,7 +332,8 @@ func.func @main() {
   %seed001_quantize_i8_o_t = bufferization.to_tensor %seed001_quantize_i8_o_m restrict : memref<f32> to tensor<f32>
   %seed001_quantize_i8_out = gpu.alloc host_shared () : memref<2x2xi64>
   call @seed001_quantize_i8(%seed001_quantize_i8_x_t, %seed001_quantize_i8_s_t, %seed001_quantize_i8_o_t, %seed001_quantize_i8_out) : (tensor<2x2xf32>, tensor<f32>, tensor<f32>, memref<2x2xi64>) -> ()
-  %seed001_quantize_i8_u = memref.cast %seed001_quantize_i8_out : memref<2x2xi64> to memref<*xi64>
+  %seed001_quantize_i8_flat = memref.collapse_shape %seed001_quantize_i8_out [[0, 1]] : memref<2x2xi64> into memref<4xi64>
+  %seed001_quantize_i8_u = memref.cast %seed001_quantize_i8_flat : memref<4xi64> to memref<*xi64>
   vector.print str "seed001_quantize_i8\n"
   call @printMemrefI64(%seed001_quantize_i8_u) : (memref<*xi64>) -> ()
   %seed001_dequantize_i8_x = arith.constant dense<[[26, -23], [2, 2]]> : tensor<2x2xi8>
@@ -352,7 +353,8 @@ func.func @main() {
   %seed001_dequantize_i8_o_t = bufferization.to_tensor %seed001_dequantize_i8_o_m restrict : memref<f32> to tensor<f32>
   %seed001_dequantize_i8_out = gpu.alloc host_shared () : memref<2x2xi64>
   call @seed001_dequantize_i8(%seed001_dequantize_i8_x_t, %seed001_dequantize_i8_s_t, %seed001_dequantize_i8_o_t, %seed001_dequantize_i8_out) : (tensor<2x2xi8>, tensor<f32>, tensor<f32>, memref<2x2xi64>) -> ()
-  %seed001_dequantize_i8_u = memref.cast %seed001_dequantize_i8_out : memref<2x2xi64> to memref<*xi64>
+  %seed001_dequantize_i8_flat = memref.collapse_shape %seed001_dequantize_i8_out [[0, 1]] : memref<2x2xi64> into memref<4xi64>
+  %seed001_dequantize_i8_u = memref.cast %seed001_dequantize_i8_flat : memref<4xi64> to memref<*xi64>
   vector.print str "seed001_dequantize_i8\n"
   call @printMemrefI64(%seed001_dequantize_i8_u) : (memref<*xi64>) -> ()
   %seed001_qdq_x = arith.constant dense<"0x14AEC73E00004C42105861405C8F1641"> : tensor<2x2xf32>
@@ -372,7 +374,8 @@ func.func @main() {
   %seed001_qdq_o_t = bufferization.to_tensor %seed001_qdq_o_m restrict : memref<f32> to tensor<f32>
   %seed001_qdq_out = gpu.alloc host_shared () : memref<2x2xi64>
   call @seed001_qdq(%seed001_qdq_x_t, %seed001_qdq_s_t, %seed001_qdq_o_t, %seed001_qdq_out) : (tensor<2x2xf32>, tensor<f32>, tensor<f32>, memref<2x2xi64>) -> ()
-  %seed001_qdq_u = memref.cast %seed001_qdq_out : memref<2x2xi64> to memref<*xi64>
+  %seed001_qdq_flat = memref.collapse_shape %seed001_qdq_out [[0, 1]] : memref<2x2xi64> into memref<4xi64>
+  %seed001_qdq_u = memref.cast %seed001_qdq_flat : memref<4xi64> to memref<*xi64>
   vector.print str "seed001_qdq\n"
   call @printMemrefI64(%seed001_qdq_u) : (memref<*xi64>) -> ()
   %seed001_requantize_u8_x = arith.constant dense<"0xCDCCCC3E000024426766664067661641"> : tensor<2x2xf32>
@@ -392,7 +395,8 @@ func.func @main() {
   %seed001_requantize_u8_o_t = bufferization.to_tensor %seed001_requantize_u8_o_m restrict : memref<f32> to tensor<f32>
   %seed001_requantize_u8_out = gpu.alloc host_shared () : memref<2x2xi64>
   call @seed001_requantize_u8(%seed001_requantize_u8_x_t, %seed001_requantize_u8_s_t, %seed001_requantize_u8_o_t, %seed001_requantize_u8_out) : (tensor<2x2xf32>, tensor<f32>, tensor<f32>, memref<2x2xi64>) -> ()
-  %seed001_requantize_u8_u = memref.cast %seed001_requantize_u8_out : memref<2x2xi64> to memref<*xi64>
+  %seed001_requantize_u8_flat = memref.collapse_shape %seed001_requantize_u8_out [[0, 1]] : memref<2x2xi64> into memref<4xi64>
+  %seed001_requantize_u8_u = memref.cast %seed001_requantize_u8_flat : memref<4xi64> to memref<*xi64>
   vector.print str "seed001_requantize_u8\n"
   call @printMemrefI64(%seed001_requantize_u8_u) : (memref<*xi64>) -> ()
   %seed002_ex1_quantize_x = arith.constant dense<"0x371A90BFD88193BFA54E80BE2428DEBE6744593FE926313FC1CAA1BE705F07C08104A53ED0B3A1BF3333B33E48BF9D3EB459F53DF46C9E3F4DF38E3F363C7DBE"> : tensor<4x4xf32>
@@ -412,7 +416,8 @@ func.func @main() {
   %seed002_ex1_quantize_o_t = bufferization.to_tensor %seed002_ex1_quantize_o_m restrict : memref<1xf32> to tensor<1xf32>
   %seed002_ex1_quantize_out = gpu.alloc host_shared () : memref<4x4xi64>
   call @seed002_ex1_quantize(%seed002_ex1_quantize_x_t, %seed002_ex1_quantize_s_t, %seed002_ex1_quantize_o_t, %seed002_ex1_quantize_out) : (tensor<4x4xf32>, tensor<1xf32>, tensor<1xf32>, memref<4x4xi64>) -> ()
-  %seed002_ex1_quantize_u = memref.cast %seed002_ex1_quantize_out : memref<4x4xi64> to memref<*xi64>
+  %seed002_ex1_quantize_flat = memref.collapse_shape %seed002_ex1_quantize_out [[0, 1]] : memref<4x4xi64> into memref<16xi64>
+  %seed002_ex1_quantize_u = memref.cast %seed002_ex1_quantize_flat : memref<16xi64> to memref<*xi64>
   vector.print str "seed002_ex1_quantize\n"
   call @printMemrefI64(%seed002_ex1_quantize_u) : (memref<*xi64>) -> ()
   %seed002_ex1_dequantize_x = arith.constant dense<[[75, 73, 142, 128], [226, 214, 137, 0], [186, 65, 188, 184], [170, 255, 246, 142]]> : tensor<4x4xi8>
@@ -432,7 +437,8 @@ func.func @main() {
   %seed002_ex1_dequantize_o_t = bufferization.to_tensor %seed002_ex1_dequantize_o_m restrict : memref<1xf32> to tensor<1xf32>
   %seed002_ex1_dequantize_out = gpu.alloc host_shared () : memref<4x4xi64>
   call @seed002_ex1_dequantize(%seed002_ex1_dequantize_x_t, %seed002_ex1_dequantize_s_t, %seed002_ex1_dequantize_o_t, %seed002_ex1_dequantize_out) : (tensor<4x4xi8>, tensor<1xf32>, tensor<1xf32>, memref<4x4xi64>) -> ()
-  %seed002_ex1_dequantize_u = memref.cast %seed002_ex1_dequantize_out : memref<4x4xi64> to memref<*xi64>
+  %seed002_ex1_dequantize_flat = memref.collapse_shape %seed002_ex1_dequantize_out [[0, 1]] : memref<4x4xi64> into memref<16xi64>
+  %seed002_ex1_dequantize_u = memref.cast %seed002_ex1_dequantize_flat : memref<16xi64> to memref<*xi64>
   vector.print str "seed002_ex1_dequantize\n"
   call @printMemrefI64(%seed002_ex1_dequantize_u) : (memref<*xi64>) -> ()
   %seed002_ex3_quantize_x = arith.constant dense<"0x371A90BFD88193BFA54E80BE2428DEBE6744593FE926313FC1CAA1BE705F07C08104A53ED0B3A1BF3333B33E48BF9D3EB459F53DF46C9E3F4DF38E3F363C7DBE"> : tensor<4x4xf32>
@@ -452,7 +458,8 @@ func.func @main() {
   %seed002_ex3_quantize_o_t = bufferization.to_tensor %seed002_ex3_quantize_o_m restrict : memref<1xf32> to tensor<1xf32>
   %seed002_ex3_quantize_out = gpu.alloc host_shared () : memref<4x4xi64>
   call @seed002_ex3_quantize(%seed002_ex3_quantize_x_t, %seed002_ex3_quantize_s_t, %seed002_ex3_quantize_o_t, %seed002_ex3_quantize_out) : (tensor<4x4xf32>, tensor<1xf32>, tensor<1xf32>, memref<4x4xi64>) -> ()
-  %seed002_ex3_quantize_u = memref.cast %seed002_ex3_quantize_out : memref<4x4xi64> to memref<*xi64>
+  %seed002_ex3_quantize_flat = memref.collapse_shape %seed002_ex3_quantize_out [[0, 1]] : memref<4x4xi64> into memref<16xi64>
+  %seed002_ex3_quantize_u = memref.cast %seed002_ex3_quantize_flat : memref<16xi64> to memref<*xi64>
   vector.print str "seed002_ex3_quantize\n"
   call @printMemrefI64(%seed002_ex3_quantize_u) : (memref<*xi64>) -> ()
   %seed002_ex3_dequantize_x = arith.constant dense<[[-68, -70, -15, -26], [51, 42, -19, -128], [20, -76, 21, 19], [7, 75, 68, -15]]> : tensor<4x4xi8>
@@ -472,7 +479,8 @@ func.func @main() {
   %seed002_ex3_dequantize_o_t = bufferization.to_tensor %seed002_ex3_dequantize_o_m restrict : memref<1xf32> to tensor<1xf32>
   %seed002_ex3_dequantize_out = gpu.alloc host_shared () : memref<4x4xi64>
   call @seed002_ex3_dequantize(%seed002_ex3_dequantize_x_t, %seed002_ex3_dequantize_s_t, %seed002_ex3_dequantize_o_t, %seed002_ex3_dequantize_out) : (tensor<4x4xi8>, tensor<1xf32>, tensor<1xf32>, memref<4x4xi64>) -> ()
-  %seed002_ex3_dequantize_u = memref.cast %seed002_ex3_dequantize_out : memref<4x4xi64> to memref<*xi64>
+  %seed002_ex3_dequantize_flat = memref.collapse_shape %seed002_ex3_dequantize_out [[0, 1]] : memref<4x4xi64> into memref<16xi64>
+  %seed002_ex3_dequantize_u = memref.cast %seed002_ex3_dequantize_flat : memref<16xi64> to memref<*xi64>
   vector.print str "seed002_ex3_dequantize\n"
   call @printMemrefI64(%seed002_ex3_dequantize_u) : (memref<*xi64>) -> ()
   %seed002_ex4_quantize_x = arith.constant dense<"0x371A90BFD88193BFA54E80BE2428DEBE6744593FE926313FC1CAA1BE705F07C08104A53ED0B3A1BF3333B33E48BF9D3EB459F53DF46C9E3F4DF38E3F363C7DBE"> : tensor<4x4xf32>
@@ -492,7 +500,8 @@ func.func @main() {
   %seed002_ex4_quantize_o_t = bufferization.to_tensor %seed002_ex4_quantize_o_m restrict : memref<1xf32> to tensor<1xf32>
   %seed002_ex4_quantize_out = gpu.alloc host_shared () : memref<4x4xi64>
   call @seed002_ex4_quantize(%seed002_ex4_quantize_x_t, %seed002_ex4_quantize_s_t, %seed002_ex4_quantize_o_t, %seed002_ex4_quantize_out) : (tensor<4x4xf32>, tensor<1xf32>, tensor<1xf32>, memref<4x4xi64>) -> ()
-  %seed002_ex4_quantize_u = memref.cast %seed002_ex4_quantize_out : memref<4x4xi64> to memref<*xi64>
+  %seed002_ex4_quantize_flat = memref.collapse_shape %seed002_ex4_quantize_out [[0, 1]] : memref<4x4xi64> into memref<16xi64>
+  %seed002_ex4_quantize_u = memref.cast %seed002_ex4_quantize_flat : memref<16xi64> to memref<*xi64>
   vector.print str "seed002_ex4_quantize\n"
   call @printMemrefI64(%seed002_ex4_quantize_u) : (memref<*xi64>) -> ()
   %seed002_ex4_dequantize_x = arith.constant dense<[[0, 0, 0, 0], [51, 42, 0, 0], [20, 0, 21, 19], [7, 75, 68, 0]]> : tensor<4x4xi8>
@@ -512,7 +521,8 @@ func.func @main() {
   %seed002_ex4_dequantize_o_t = bufferization.to_tensor %seed002_ex4_dequantize_o_m restrict : memref<1xf32> to tensor<1xf32>
   %seed002_ex4_dequantize_out = gpu.alloc host_shared () : memref<4x4xi64>
   call @seed002_ex4_dequantize(%seed002_ex4_dequantize_x_t, %seed002_ex4_dequantize_s_t, %seed002_ex4_dequantize_o_t, %seed002_ex4_dequantize_out) : (tensor<4x4xi8>, tensor<1xf32>, tensor<1xf32>, memref<4x4xi64>) -> ()
-  %seed002_ex4_dequantize_u = memref.cast %seed002_ex4_dequantize_out : memref<4x4xi64> to memref<*xi64>
+  %seed002_ex4_dequantize_flat = memref.collapse_shape %seed002_ex4_dequantize_out [[0, 1]] : memref<4x4xi64> into memref<16xi64>
+  %seed002_ex4_dequantize_u = memref.cast %seed002_ex4_dequantize_flat : memref<16xi64> to memref<*xi64>
   vector.print str "seed002_ex4_dequantize\n"
   call @printMemrefI64(%seed002_ex4_dequantize_u) : (memref<*xi64>) -> ()
   %seed003_per_tensor_qdq_x = arith.constant dense<"0x000000000000803B0000003C0000403C0000803C0000A03C0000C03C0000E03C0000003D0000103D0000203D0000303D0000403D0000503D0000603D0000703D0000803D0000883D0000903D0000983D0000A03D0000A83D0000B03D0000B83D0000C03D0000C83D0000D03D0000D83D0000E03D0000E83D0000F03D0000F83D0000003E0000043E0000083E00000C3E0000103E0000143E0000183E00001C3E0000203E0000243E0000283E00002C3E0000303E0000343E0000383E00003C3E0000403E0000443E0000483E00004C3E0000503E0000543E0000583E00005C3E0000603E0000643E0000683E00006C3E0000703E0000743E0000783E00007C3E0000803E0000823E0000843E0000863E0000883E00008A3E00008C3E00008E3E0000903E0000923E0000943E0000963E0000983E00009A3E00009C3E00009E3E0000A03E0000A23E0000A43E0000A63E0000A83E0000AA3E0000AC3E0000AE3E0000B03E0000B23E0000B43E0000B63E0000B83E0000BA3E0000BC3E0000BE3E0000C03E0000C23E0000C43E0000C63E0000C83E0000CA3E0000CC3E0000CE3E0000D03E0000D23E0000D43E0000D63E0000D83E0000DA3E0000DC3E0000DE3E0000E03E0000E23E0000E43E0000E63E0000E83E0000EA3E0000EC3E0000EE3E0000F03E0000F23E0000F43E0000F63E0000F83E0000FA3E0000FC3E0000FE3E0000003F0000013F0000023F0000033F0000043F0000053F0000063F0000073F0000083F0000093F00000A3F00000B3F00000C3F00000D3F00000E3F00000F3F0000103F0000113F0000123F0000133F0000143F0000153F0000163F0000173F0000183F0000193F00001A3F00001B3F00001C3F00001D3F00001E3F00001F3F0000203F0000213F0000223F0000233F0000243F0000253F0000263F0000273F0000283F0000293F00002A3F00002B3F00002C3F00002D3F00002E3F00002F3F0000303F0000313F0000323F0000333F0000343F0000353F0000363F0000373F0000383F0000393F00003A3F00003B3F00003C3F00003D3F00003E3F00003F3F0000403F0000413F0000423F0000433F0000443F0000453F0000463F0000473F0000483F0000493F00004A3F00004B3F00004C3F00004D3F00004E3F00004F3F0000503F0000513F0000523F0000533F0000543F0000553F0000563F0000573F0000583F0000593F00005A3F00005B3F00005C3F00005D3F00005E3F00005F3F0000603F0000613F0000623F0000633F0000643F0000653F0000663F0000673F0000683F0000693F00006A3F00006B3F00006C3F00006D3F00006E3F00006F3F0000703F0000713F0000723F0000733F0000743F0000753F0000763F0000773F0000783F0000793F00007A3F00007B3F00007C3F00007D3F00007E3F00007F3F"> : tensor<256xf32>
@@ -552,7 +562,8 @@ func.func @main() {
   %seed003_per_channel_qdq_o_t = bufferization.to_tensor %seed003_per_channel_qdq_o_m restrict : memref<8x1xf32> to tensor<8x1xf32>
   %seed003_per_channel_qdq_out = gpu.alloc host_shared () : memref<8x8xi64>
   call @seed003_per_channel_qdq(%seed003_per_channel_qdq_x_t, %seed003_per_channel_qdq_s_t, %seed003_per_channel_qdq_o_t, %seed003_per_channel_qdq_out) : (tensor<8x8xf32>, tensor<8x1xf32>, tensor<8x1xf32>, memref<8x8xi64>) -> ()
-  %seed003_per_channel_qdq_u = memref.cast %seed003_per_channel_qdq_out : memref<8x8xi64> to memref<*xi64>
+  %seed003_per_channel_qdq_flat = memref.collapse_shape %seed003_per_channel_qdq_out [[0, 1]] : memref<8x8xi64> into memref<64xi64>
+  %seed003_per_channel_qdq_u = memref.cast %seed003_per_channel_qdq_flat : memref<64xi64> to memref<*xi64>
   vector.print str "seed003_per_channel_qdq\n"
   call @printMemrefI64(%seed003_per_channel_qdq_u) : (memref<*xi64>) -> ()
   %seed003_per_channel_quantize_x = arith.constant dense<"0x000000BF0000C0BE000080BE000000BE000000000000003E0000803E0000C03E0000F8BE0010B8BE004070BE00C0E0BD0000783C00600F3E00A0873E0090C73E0000F0BE0040B0BE000061BE0000C3BD0000073D0040213E0060903E0020D03E0000E8BE0090A8BE00A04EBE00809FBD00803C3D00A0313E0040983E00B0D73E0100E0BE0381A0BEFB7C3EBEF9FB7DBDF9FB7D3DFB7C3E3E0381A03E0100E03E1F8FD7BE3F9F97BEBE5E2FBEF8FB3DBD84C1A03D8240503E2110A83E0100E83EC0DFCFBE3F9F8FBE7BBD1EBEC8E3F1BCF4F9BC3DFCFD5E3E7FBFAF3E0000F03E5D2EC7BE63B188BE028110BEE8F379BC0A85E23D793C6E3E1E8FB73E0000F83E"> : tensor<8x8xf32>
@@ -572,7 +583,8 @@ func.func @main() {
   %seed003_per_channel_quantize_o_t = bufferization.to_tensor %seed003_per_channel_quantize_o_m restrict : memref<8x1xf32> to tensor<8x1xf32>
   %seed003_per_channel_quantize_out = gpu.alloc host_shared () : memref<8x8xi64>
   call @seed003_per_channel_quantize(%seed003_per_channel_quantize_x_t, %seed003_per_channel_quantize_s_t, %seed003_per_channel_quantize_o_t, %seed003_per_channel_quantize_out) : (tensor<8x8xf32>, tensor<8x1xf32>, tensor<8x1xf32>, memref<8x8xi64>) -> ()
-  %seed003_per_channel_quantize_u = memref.cast %seed003_per_channel_quantize_out : memref<8x8xi64> to memref<*xi64>
+  %seed003_per_channel_quantize_flat = memref.collapse_shape %seed003_per_channel_quantize_out [[0, 1]] : memref<8x8xi64> into memref<64xi64>
+  %seed003_per_channel_quantize_u = memref.cast %seed003_per_channel_quantize_flat : memref<64xi64> to memref<*xi64>
   vector.print str "seed003_per_channel_quantize\n"
   call @printMemrefI64(%seed003_per_channel_quantize_u) : (memref<*xi64>) -> ()
   %seed003_per_block_qdq_x = arith.constant dense<"0x000000BF000080BE000000000000803E000080BF000000BF000000000000003F0000F0BE000060BE0000003D0000903E000070BF0000E0BE0000803D0000103F0000E0BE000040BE0000803D0000A03E000060BF0000C0BE0000003E0000203F0000D0BE000020BE0000C03D0000B03E000050BF0000A0BE0000403E0000303F0000C0BE000000BE0000003E0000C03E000040BF000080BE0000803E0000403F0000B0BE0000C0BD0000203E0000D03E000030BF000040BE0000A03E0000503F0000A0BE000080BD0000403E0000E03E000020BF000000BE0000C03E0000603F000090BE000000BD0000603E0000F03E000010BF000080BD0000E03E0000703F"> : tensor<8x8xf32>
@@ -592,7 +604,8 @@ func.func @main() {
   %seed003_per_block_qdq_o_t = bufferization.to_tensor %seed003_per_block_qdq_o_m restrict : memref<8x2xf32> to tensor<8x2xf32>
   %seed003_per_block_qdq_out = gpu.alloc host_shared () : memref<8x8xi64>
   call @seed003_per_block_qdq(%seed003_per_block_qdq_x_t, %seed003_per_block_qdq_s_t, %seed003_per_block_qdq_o_t, %seed003_per_block_qdq_out) : (tensor<8x8xf32>, tensor<8x2xf32>, tensor<8x2xf32>, memref<8x8xi64>) -> ()
-  %seed003_per_block_qdq_u = memref.cast %seed003_per_block_qdq_out : memref<8x8xi64> to memref<*xi64>
+  %seed003_per_block_qdq_flat = memref.collapse_shape %seed003_per_block_qdq_out [[0, 1]] : memref<8x8xi64> into memref<64xi64>
+  %seed003_per_block_qdq_u = memref.cast %seed003_per_block_qdq_flat : memref<64xi64> to memref<*xi64>
   vector.print str "seed003_per_block_qdq\n"
   call @printMemrefI64(%seed003_per_block_qdq_u) : (memref<*xi64>) -> ()
   %seed003_per_block_quantize_x = arith.constant dense<"0x000000BF000080BE000000000000803E000080BF000000BF000000000000003F0000F0BE000061BE0000073D0060903E000070BF0000E1BE0000873D0060103F0000E0BE008040BE00007C3D00409F3E000060BF0080C0BE0000FC3D00401F3F0000D0BE00401FBE0000C33D0080AF3E000050BF00409FBE0000433E00802F3F0000C0BEF8FBFDBDF8FBFD3D0000C03E000040BFF8FB7DBEF8FB7D3E0000403F7D3EAFBEF8FBBDBD0281203E0000D03E7D3E2FBFF8FB3DBE0281A03E0000503F0381A0BEF9FB7DBDFB7C3E3E0100E03E038120BFF9FBFDBDFB7CBE3E0100603F3F9F8FBEC8E3F1BCFCFD5E3E0000F03E3F9F0FBFC8E371BDFCFDDE3E0000703F"> : tensor<8x8xf32>
@@ -612,7 +625,8 @@ func.func @main() {
   %seed003_per_block_quantize_o_t = bufferization.to_tensor %seed003_per_block_quantize_o_m restrict : memref<8x2xf32> to tensor<8x2xf32>
   %seed003_per_block_quantize_out = gpu.alloc host_shared () : memref<8x8xi64>
   call @seed003_per_block_quantize(%seed003_per_block_quantize_x_t, %seed003_per_block_quantize_s_t, %seed003_per_block_quantize_o_t, %seed003_per_block_quantize_out) : (tensor<8x8xf32>, tensor<8x2xf32>, tensor<8x2xf32>, memref<8x8xi64>) -> ()
-  %seed003_per_block_quantize_u = memref.cast %seed003_per_block_quantize_out : memref<8x8xi64> to memref<*xi64>
+  %seed003_per_block_quantize_flat = memref.collapse_shape %seed003_per_block_quantize_out [[0, 1]] : memref<8x8xi64> into memref<64xi64>
+  %seed003_per_block_quantize_u = memref.cast %seed003_per_block_quantize_flat : memref<64xi64> to memref<*xi64>
   vector.print str "seed003_per_block_quantize\n"
   call @printMemrefI64(%seed003_per_block_quantize_u) : (memref<*xi64>) -> ()
   return
