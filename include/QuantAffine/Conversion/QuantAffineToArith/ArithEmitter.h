@@ -113,6 +113,13 @@ public:
     return arith::UIToFPOp::create(b, loc, like(to), v);
   }
   Value floatToInt(Value v, IntegerType to, bool isSigned) {
+    // To i1 through i8: LLVM's NVPTX back end selects fptosi/fptoui to i1 as
+    // "the float's bits are zero", the opposite truth (seen on an H100).
+    if (to.getWidth() == 1) {
+      IntegerType i8 = b.getI8Type();
+      return arith::TruncIOp::create(b, loc, like(to),
+                                     floatToInt(v, i8, isSigned));
+    }
     if (isSigned)
       return arith::FPToSIOp::create(b, loc, like(to), v);
     return arith::FPToUIOp::create(b, loc, like(to), v);
