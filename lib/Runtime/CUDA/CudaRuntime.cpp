@@ -126,6 +126,12 @@ QA_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 QA_EXPORT void mgpuModuleUnload(CUmodule module) {
+  // Called from global destructors. In a program (not mlir-runner, which runs
+  // them before it returns) they run at exit after the driver's own exit
+  // handler has shut it down, freeing every module with its context.
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return;
   useContext();
   CHECK_CU(cuModuleUnload(module));
 }
