@@ -97,6 +97,9 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addNestedPass<func::FuncOp>(createQuantAffineMapToGPUPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
+  // Hoisted reads (a per-tensor scale) back into the kernels: the caller's
+  // buffers may be device memory, which the host cannot read.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineSinkReadsIntoLaunchPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
 

@@ -64,6 +64,25 @@ def QuantAffineMapToGPUPass
   ];
 }
 
+def QuantAffineSinkReadsIntoLaunchPass
+    : Pass<"quant-affine-sink-reads-into-launch", "func::FuncOp"> {
+  let summary = "Move host reads of buffers that kernels use into the kernels";
+  let description = [{
+    Loop-invariant code motion on the vectorized loops takes reads that do
+    not depend on the loop (a per-tensor scale broadcast to every lane) out
+    of them, so that once the loop is a `gpu.launch` the host reads the
+    buffer and passes the value to the kernel. A buffer the caller allocated
+    with `cuMemAlloc` is device memory: the host cannot read it, and the
+    program would crash. This pass sinks every read that feeds a
+    `gpu.launch` from outside (and the side-effect-free ops between the read
+    and the launch) into the launch's body, as long as the launch writes no
+    buffer with the same root (a function argument or an allocation, through
+    views), so each thread reads the value itself. Function arguments are
+    taken not to alias one another, as bufferization takes them.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+}
+
 def QuantAffineCheckGPUTargetPass
     : Pass<"quant-affine-check-gpu-target", "gpu::GPUModuleOp"> {
   let summary = "Reject device code that the NVVM target cannot compile or link";

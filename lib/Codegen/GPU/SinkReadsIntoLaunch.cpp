@@ -1,0 +1,134 @@
+//===- SinkReadsIntoLaunch.cpp - kernels read their own buffers -----------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Hoisting takes loop-invariant reads out of the tile loops before they become
+// kernels; the host would then read buffers that may live in device memory.
+// This moves such reads, and the side-effect-free ops that carry their
+// values, back into the kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINESINKREADSINTOLAUNCHPASS
+#include "QuantAffine/Codegen/GPU/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The buffer a view was taken of: a function argument or an allocation.
+Value rootOf(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// The roots of the buffers that `launch` writes; null when some write names
+/// no buffer (then nothing is sunk).
+std::optional<llvm::SmallPtrSet<Value, 8>> writtenRoots(gpu::LaunchOp launch) {
+  llvm::SmallPtrSet<Value, 8> roots;
+  WalkResult walk = launch.getBody().walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      // Unknown effects: only ops with regions say so through their bodies.
+      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+        continue;
+      if (!effect.getValue())
+        return WalkResult::interrupt();
+      roots.insert(rootOf(effect.getValue()));
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return roots;
+}
+
+/// Whether `op` only reads buffers, none of them one in `written`.
+bool readsUnwritten(Operation *op, const llvm::SmallPtrSet<Value, 8> &written) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || op->getNumRegions() != 0)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  if (instances.empty())
+    return true;
+  return llvm::all_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Read>(e.getEffect()) && e.getValue() &&
+           !written.contains(rootOf(e.getValue()));
+  });
+}
+
+/// Clones into `launch`'s body the ops before it, in its block, that the body
+/// uses and that only read buffers it does not write (or have no effects),
+/// with such ops that feed them. (Upstream's sinkOperationsIntoLaunchOp sinks
+/// an op only if each of its operands is sunk too or already used in the
+/// body; a read's buffer usually is not.)
+void sinkReads(gpu::LaunchOp launch,
+               const llvm::SmallPtrSet<Value, 8> &written) {
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  llvm::SetVector<Operation *> sunk;
+  SmallVector<Value> worklist(captured.begin(), captured.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op || sunk.contains(op) || op->getBlock() != launch->getBlock() ||
+        !readsUnwritten(op, written))
+      continue;
+    sunk.insert(op);
+    llvm::append_range(worklist, op->getOperands());
+  }
+  SmallVector<Operation *> ordered(sunk.begin(), sunk.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  OpBuilder builder = OpBuilder::atBlockBegin(&launch.getBody().front());
+  IRMapping mapping;
+  for (Operation *op : ordered) {
+    Operation *clone = builder.clone(*op, mapping);
+    for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
+      replaceAllUsesInRegionWith(from, to, launch.getBody());
+  }
+  // What the host no longer uses goes; the rest stays for the host.
+  for (Operation *op : llvm::reverse(ordered))
+    if (op->use_empty())
+      op->erase();
+}
+
+struct QuantAffineSinkReadsIntoLaunchPass
+    : quant_affine::impl::QuantAffineSinkReadsIntoLaunchPassBase<
+          QuantAffineSinkReadsIntoLaunchPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::LaunchOp launch) {
+      if (std::optional<llvm::SmallPtrSet<Value, 8>> written =
+              writtenRoots(launch))
+        sinkReads(launch, *written);
+    });
+  }
+};
+
+} // namespace

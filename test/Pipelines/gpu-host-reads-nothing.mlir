@@ -1,0 +1,38 @@
+// The host code of a GPU function reads none of its buffers: a caller may
+// pass device memory (cuMemAlloc), which the host cannot touch. The per-tensor
+// scale and offset, read once for all lanes, used to be read on the host and
+// passed to the kernel by value (hoisting took them out of the tile loop),
+// and the GPU benchmark crashed on device memory; they are read in the
+// kernel now (quant-affine-sink-reads-into-launch).
+// REQUIRES: libdevice
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" | FileCheck %s
+
+// CHECK-LABEL: llvm.func @per_tensor_quantize(
+// CHECK-NOT: llvm.load
+// CHECK: gpu.launch_func
+// CHECK-NEXT: llvm.return
+func.func @per_tensor_quantize(%x: tensor<256x256xf32>, %s: tensor<f32>, %o: tensor<f32>, %out: memref<256x256xi8>) {
+  %y = quant_affine.quantize %x, %s, %o range [-128, 127] : (tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<256x256xi8>, memref<256x256xi8>) -> ()
+  return
+}
+
+// CHECK-LABEL: llvm.func @per_tensor_qdq(
+// CHECK-NOT: llvm.load
+// CHECK: gpu.launch_func
+// CHECK-NEXT: llvm.return
+func.func @per_tensor_qdq(%x: tensor<256x256xf32>, %s: tensor<1x1xf32>, %o: tensor<1x1xf32>, %out: memref<256x256xf32>) {
+  %y = quant_affine.qdq %x, %s, %o range [-128, 127] : (tensor<256x256xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<256x256xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<256x256xf32>, memref<256x256xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: llvm.func @per_tensor_dequantize(
+// CHECK-NOT: llvm.load
+// CHECK: gpu.launch_func
+// CHECK-NEXT: llvm.return
+func.func @per_tensor_dequantize(%q: tensor<256x256xi8>, %s: tensor<f32>, %out: memref<256x256xf32>) {
+  %y = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<256x256xi8>, tensor<f32>) -> tensor<256x256xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<256x256xf32>, memref<256x256xf32>) -> ()
+  return
+}
