@@ -9,7 +9,9 @@
 # --quant-affine-gpu-pipeline for the probed chip, links the harness against
 # the runtime library and libcuda, and runs it where a GPU answers; prints
 # GB/s and the ratio to the device's own copy bandwidth, and writes
-# build/bench-gpu/results.csv. Without a GPU it builds everything and says so.
+# build/bench-gpu/results.csv. Then the same for the fused matmuls
+# (gen_matmul.py, matmul_harness.cpp: build/bench-gpu/matmul.csv). Without a
+# GPU it builds everything and says so.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,8 +56,25 @@ for size in $SIZES; do
     fi
   fi
 done
+# The fused matmuls (bench/matmul's cases, device memory, weights from HBM).
+dir="$OUT/matmul"
+echo "== fused matmuls: compiling for $chip"
+python3 "$ROOT/bench/gpu/gen_matmul.py" "$dir"
+"$BUILD/bin/quant-affine-opt" "$dir/matmul.mlir" \
+    --quant-affine-gpu-pipeline="chip=$chip cuda-path=$CUDA" \
+  | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$dir/matmul.ll"
+"$LLVM/clang" -O3 -Wno-override-module -c "$dir/matmul.ll" -o "$dir/matmul.o"
+"$LLVM/clang++" -O3 -std=c++17 -I "$dir" -I "$ROOT/bench" -I "$CUDA/include" \
+  "$ROOT/bench/gpu/matmul_harness.cpp" "$dir/matmul.o" -o "$dir/harness" \
+  -L "$BUILD/lib" -lquant_affine_cuda_runtime -Wl,-rpath,"$BUILD/lib" \
+  -L "$CUDA/lib64/stubs" -lcuda
+if [ "$have_gpu" = 1 ]; then
+  echo "== fused matmuls: running ($ROUNDS rounds)"
+  "$dir/harness" "$ROUNDS" > "$OUT/matmul.csv"
+fi
 if [ "$have_gpu" = 1 ]; then
   column -s, -t "$OUT/results.csv"
+  column -s, -t "$OUT/matmul.csv"
 else
   echo "No GPU answered the probe: the kernels and harnesses are built in $OUT, not run."
 fi

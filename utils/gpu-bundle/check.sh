@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Here, after run.sh on the GPU machine: FileChecks each test's output
+# against the test's CHECK lines, as its RUN line would.
+#   bash utils/gpu-bundle/check.sh RESULTS_DIR
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+RESULTS=$1
+passed=0
+failed=0
+for out in "$RESULTS"/*.out; do
+  name=$(basename "$out" .out)
+  if /usr/lib/llvm-22/bin/FileCheck "$ROOT/test/Integration/GPU/$name.mlir" --input-file "$out"; then
+    echo "PASS: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name"
+    failed=$((failed + 1))
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
