@@ -81,7 +81,14 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   // Vector accesses take the vector's alignment (below): no partial tiles.
   vectorize.fullVectorsOnly = true;
   addVectorizeStage(pm, vectorize);
-  addInPlaceBufferizationStage(pm, /*parallelLoops=*/true);
+  // Sums in registers; long sums with few results (decode matmuls) over a
+  // warp each.
+  QuantAffineReductionLoopsPassOptions reductionLoops;
+  reductionLoops.warpThreads = options.reductionThreads;
+  reductionLoops.blockSize = options.blockSize;
+  reductionLoops.vectorWidthLimit = options.reductionWidth;
+  addInPlaceBufferizationStage(pm, /*parallelLoops=*/true,
+                               /*tableLookup=*/false, reductionLoops);
   // What the host code still allocates, kernels use: managed memory.
   pm.addPass(createQuantAffineManagedAllocationsPass());
   // Merges the forall's two subviews of each output tile, so that the copy

@@ -113,6 +113,12 @@ LogicalResult mlir::quant_affine::checkGPUPipelineOptions(
     return failure();
   if (options.optLevel > 3)
     return error("opt-level must be in [0, 3], got " + Twine(options.optLevel));
+  if (options.reductionThreads < 0)
+    return error("reduction-threads must be at least 0, got " +
+                 Twine(options.reductionThreads));
+  if (options.reductionWidth < 1)
+    return error("reduction-width must be at least 1, got " +
+                 Twine(options.reductionWidth));
   return success();
 }
 

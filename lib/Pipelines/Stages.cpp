@@ -9,6 +9,7 @@
 #include "Stages.h"
 
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/GPU/Passes.h"
 #include "QuantAffine/Conversion/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -94,9 +95,9 @@ void mlir::quant_affine::addVectorizeStage(
   addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
 }
 
-void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm,
-                                                      bool parallelLoops,
-                                                      bool tableLookup) {
+void mlir::quant_affine::addInPlaceBufferizationStage(
+    OpPassManager &pm, bool parallelLoops, bool tableLookup,
+    const QuantAffineReductionLoopsPassOptions &reductionLoops) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
   pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
@@ -109,6 +110,10 @@ void mlir::quant_affine::addInPlaceBufferizationStage(OpPassManager &pm,
   // Works around a use after free in ownership-based deallocation next to
   // unstructured control flow that lifting left (BufferizationPrep.cpp).
   pm.addNestedPass<func::FuncOp>(createQuantAffineLocalizeRegionResultsPass());
+  // For kernels: reductions keep their sums in registers (ReductionLoops.cpp).
+  if (parallelLoops)
+    pm.addNestedPass<func::FuncOp>(
+        createQuantAffineReductionLoopsPass(reductionLoops));
   // i1, i2 and i4 buffers packed, from signatures to accesses; before
   // deallocation adds i1 buffers of its own.
   QuantAffineEmulateNarrowTypesPassOptions narrow;

@@ -9,6 +9,8 @@
 #ifndef QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 #define QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 
+#include "QuantAffine/Codegen/GPU/Passes.h"
+
 namespace mlir {
 class OpPassManager;
 
@@ -32,9 +34,12 @@ void addVectorizeStage(OpPassManager &pm,
 
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
-/// `parallelLoops`: linalg ops on packed buffers become scf.parallel.
-void addInPlaceBufferizationStage(OpPassManager &pm, bool parallelLoops,
-                                  bool tableLookup = false);
+/// `parallelLoops` (the GPU): linalg ops on packed buffers become
+/// scf.parallel, and reductions loops that carry their sums.
+/// `reductionLoops`: quant-affine-reduction-loops' options (GPU only).
+void addInPlaceBufferizationStage(
+    OpPassManager &pm, bool parallelLoops, bool tableLookup = false,
+    const QuantAffineReductionLoopsPassOptions &reductionLoops = {});
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to
 /// scf loops, affine to arith; added to `pm` as it is (a function or a GPU

@@ -40,6 +40,12 @@
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa block-size=2048" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=BLOCK
 // BLOCK: error: {{.*}}block-size must be in [1, 1024], got 2048
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa reduction-threads=-1" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=THREADS
+// THREADS: error: quant-affine-gpu-pipeline: reduction-threads must be at least 0, got -1
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa reduction-width=0" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=RWIDTH
+// RWIDTH: error: quant-affine-gpu-pipeline: reduction-width must be at least 1, got 0
 
 // A PTX version too old for the chip, or an unknown chip, is an error rather
 // than an abort inside LLVM.

@@ -130,6 +130,16 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "runtime-checks",
       llvm::cl::desc("Assert on the host what dynamic shapes leave unchecked"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> reductionThreads{
+      *this, "reduction-threads",
+      llvm::cl::desc("Sums with fewer results than this get a warp each "
+                     "(quant-affine-reduction-loops); 0: never"),
+      llvm::cl::init(16777216)};
+  PassOptions::Option<int64_t> reductionWidth{
+      *this, "reduction-width",
+      llvm::cl::desc("Elements of the innermost reduction dim each lane of a "
+                     "warp sum reads per step as one vector (at most)"),
+      llvm::cl::init(16)};
 };
 
 /// Checks option values the pipeline cannot honour (an unknown output

@@ -64,6 +64,58 @@ def QuantAffineMapToGPUPass
   ];
 }
 
+def QuantAffineReductionLoopsPass
+    : Pass<"quant-affine-reduction-loops", "func::FuncOp"> {
+  let summary = "Lower linalg reductions on buffers to loops that carry the sum";
+  let description = [{
+    Rewrites every linalg op on buffers that has reduction dims and one
+    output (a fused dequantize-matmul, a convolution, a sum) into an
+    `scf.parallel` over its parallel dims holding `scf.for` loops over its
+    reduction dims, in the op's order, that carry the output element in
+    `iter_args`: it is loaded once before the loops and stored once after.
+    Upstream's lowering loads and stores it in every iteration, which LLVM
+    cannot keep in a register in a kernel (it does not know that the output
+    aliases no input), so each step of a sum waited on global memory. The
+    arithmetic and its order are unchanged. A reduction with no parallel
+    dim gets a one-iteration `scf.parallel`, so it too runs on the device.
+
+    A float sum (the body yields `%out + v`, `%out` used nowhere else, no
+    `linalg.index`) whose parallel dims give fewer than `warp-threads`
+    results, and whose outermost reduction dim k has a static size that 32
+    divides, is spread over a warp instead: a new innermost parallel dim of
+    32 lanes, lane l summing k = l, l + 32, ... from -0.0
+    (neighbouring lanes read neighbouring elements of k); `gpu.shuffle xor`
+    adds the 32 partial sums in a tree, and lane 0 adds the total to the
+    output element. `quant-affine-map-to-gpu` gives that innermost dim to
+    `thread_x` (32 threads, one warp, when `block-size` is a multiple of 32,
+    which this form requires). Sums in another order are what contractions
+    promise (docs/FusedMatmul.md): each result stays within
+    K 2^-24 sum |x w| of the exact sum. Where the innermost reduction dim is
+    contiguous in every input that reads it and the body is elementwise,
+    each lane reads up to `vector-width` elements of it per step as one
+    vector (`ld.global.v4` in PTX) and keeps as many partial sums, added up
+    at the end with `vector.reduction`.
+
+    A `linalg.fill` of the whole output right before the op (zeros, with
+    only views or side-effect-free ops between) is folded into it: its value
+    is where the sums start, and no kernel runs for it.
+  }];
+  let options = [
+    Option<"warpThreads", "warp-threads", "int64_t", /*default=*/"0",
+           "Spread float sums with fewer results than this over a warp each "
+           "(0: never)">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block quant-affine-map-to-gpu will use">,
+    Option<"vectorWidthLimit", "vector-width", "int64_t", /*default=*/"16",
+           "At most this many elements of the innermost reduction dim per "
+           "lane and step of a warp sum">
+  ];
+  let dependentDialects = [
+    "affine::AffineDialect", "arith::ArithDialect", "gpu::GPUDialect",
+    "memref::MemRefDialect", "scf::SCFDialect", "vector::VectorDialect"
+  ];
+}
+
 def QuantAffineSinkReadsIntoLaunchPass
     : Pass<"quant-affine-sink-reads-into-launch", "func::FuncOp"> {
   let summary = "Move host reads of buffers that kernels use into the kernels";

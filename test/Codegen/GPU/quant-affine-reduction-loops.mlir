@@ -1,0 +1,137 @@
+// RUN: quant-affine-opt %s --split-input-file --quant-affine-reduction-loops="warp-threads=1024" -cse | FileCheck %s
+// RUN: quant-affine-opt %s --split-input-file --quant-affine-reduction-loops -cse | FileCheck %s --check-prefix=LOOPS
+
+// A block-quantized decode (64 results, K = 64 blocks of 32) with fewer
+// results than warp-threads: a warp per result. Lane l sums blocks l and
+// l + 32, 16 elements a step read as vectors, from -0.0; the lanes' sums are
+// added with shuffles and lane 0 adds the total to the fill's value (the
+// fill runs no kernel of its own).
+// By default (warp-threads=0) the same op becomes plain loops that carry
+// the sum: one load before, one store after, the order unchanged.
+
+// CHECK-LABEL: func.func @warp_blocks
+// CHECK-NOT: linalg.fill
+// CHECK: scf.parallel (%[[N:.*]], %[[LANE:.*]]) = (%{{.*}}, %{{.*}}) to (%c64, %c32)
+// CHECK: %[[START:.*]] = arith.constant dense<-0.000000e+00> : vector<16xf32>
+// CHECK: scf.for %[[J:.*]] = {{.*}} to %c2 {{.*}} iter_args(%{{.*}} = %[[START]]) -> (vector<16xf32>)
+// CHECK: scf.for %[[T:.*]] = {{.*}} to %c2 {{.*}} -> (vector<16xf32>)
+// CHECK: %[[JS:.*]] = arith.muli %[[J]], %c32
+// CHECK: %[[BLOCK:.*]] = arith.addi %[[JS]], %[[LANE]]
+// CHECK: %[[K:.*]] = arith.muli %[[T]], %c16
+// CHECK: vector.transfer_read %arg0[%[[BLOCK]], %[[K]]]{{.*}} : memref<64x32xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %arg1[%[[N]], %[[BLOCK]], %[[K]]]{{.*}} : memref<64x64x32xi8>, vector<16xi8>
+// CHECK: memref.load %arg2[%[[N]], %[[BLOCK]]]
+// CHECK: arith.sitofp {{.*}} : vector<16xi8> to vector<16xf32>
+// CHECK: vector.broadcast
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: vector.reduction <add>
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: scf.if %[[LEADER]]
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %cst, %{{.*}} : f32
+// CHECK-NEXT: memref.store %[[TOTAL]], %arg3[%[[N]]]
+// CHECK-NOT: linalg.generic
+
+// LOOPS-LABEL: func.func @warp_blocks
+// LOOPS-NOT: linalg.fill
+// LOOPS: scf.parallel (%[[N:.*]]) =
+// LOOPS-NOT: memref.load %arg3
+// LOOPS: scf.for {{.*}} iter_args(%[[A:.*]] = %cst) -> (f32)
+// LOOPS: scf.for {{.*}} iter_args(%[[B:.*]] = %[[A]]) -> (f32)
+// LOOPS-NOT: memref.store
+// LOOPS: %[[SUM:.*]] = arith.addf %[[B]], %{{.*}} : f32
+// LOOPS: scf.yield %[[SUM]]
+// LOOPS: memref.store %{{.*}}, %arg3[%[[N]]]
+// LOOPS-NOT: gpu.shuffle
+func.func @warp_blocks(%x: memref<64x32xf32>, %q: memref<64x64x32xi8>, %s: memref<64x64xf32>, %y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, b, k) -> (b, k)>, affine_map<(n, b, k) -> (n, b, k)>, affine_map<(n, b, k) -> (n, b)>, affine_map<(n, b, k) -> (n)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%x, %q, %s : memref<64x32xf32>, memref<64x64x32xi8>, memref<64x64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%a: f32, %c: i8, %sc: f32, %acc: f32):
+    %cf = arith.sitofp %c : i8 to f32
+    %w = arith.mulf %cf, %sc : f32
+    %p = arith.mulf %a, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// One reduction dim (per-channel weights, K = 1024): lane l reads elements
+// [(j * 32 + l) * 16, + 16), so a warp reads 512 contiguous elements a step.
+// The output keeps its value (no fill before): lane 0 loads it.
+
+// CHECK-LABEL: func.func @warp_channel
+// CHECK: scf.parallel (%[[N:.*]], %[[LANE:.*]]) =
+// CHECK: scf.for %[[J:.*]] = {{.*}} to %c2 {{.*}} -> (vector<16xf32>)
+// CHECK: %[[JS:.*]] = arith.muli %[[J]], %c32
+// CHECK: %[[CHUNK:.*]] = arith.addi %[[JS]], %[[LANE]]
+// CHECK: %[[K:.*]] = arith.muli %[[CHUNK]], %c16
+// CHECK: vector.transfer_read %arg0[%[[K]]]
+// CHECK: vector.transfer_read %arg1[%[[N]], %[[K]]]
+// CHECK: scf.if
+// CHECK-NEXT: %[[OLD:.*]] = memref.load %arg2[%[[N]]]
+// CHECK-NEXT: arith.addf %[[OLD]], %{{.*}} : f32
+func.func @warp_channel(%x: memref<1024xf32>, %w: memref<8x1024xf32>, %y: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, k) -> (k)>, affine_map<(n, k) -> (n, k)>, affine_map<(n, k) -> (n)>], iterator_types = ["parallel", "reduction"]} ins(%x, %w : memref<1024xf32>, memref<8x1024xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not sums that may be reassociated: a maximum, and a sum whose K (48) 32
+// does not divide. Both stay in order in plain loops; the fill before the
+// second is folded all the same.
+
+// CHECK-LABEL: func.func @not_warp_sums
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (f32)
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
+func.func @not_warp_sums(%x: memref<4x64xf32>, %m: memref<4xf32>, %z: memref<4x48xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x64xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%z : memref<4x48xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A fill whose buffer is read before the sum is not folded: the read must
+// see the fill.
+
+// CHECK-LABEL: func.func @fill_read_first
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: scf.parallel
+// CHECK: memref.load %arg1
+func.func @fill_read_first(%x: memref<4x64xf32>, %s: memref<4xf32>, %copy: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  memref.copy %s, %copy : memref<4xf32> to memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
