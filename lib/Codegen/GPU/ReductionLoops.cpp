@@ -75,9 +75,8 @@ bool isBufferReduction(linalg::LinalgOp op) {
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
-  return llvm::none_of(reductions, [&](unsigned dim) {
-    return outMap.isFunctionOfDim(dim);
-  });
+  return llvm::none_of(
+      reductions, [&](unsigned dim) { return outMap.isFunctionOfDim(dim); });
 }
 
 /// The `arith.addf %out, %v` a float sum's body yields, `%out` (the output
@@ -86,7 +85,8 @@ bool isBufferReduction(linalg::LinalgOp op) {
 arith::AddFOp floatSumStep(linalg::LinalgOp op) {
   Block &body = op->getRegion(0).front();
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || add->getBlock() != &body || !body.getOps<linalg::IndexOp>().empty())
+  if (!add || add->getBlock() != &body ||
+      !body.getOps<linalg::IndexOp>().empty())
     return nullptr;
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   if (!out.hasOneUse() || (add.getLhs() != out && add.getRhs() != out))
@@ -169,12 +169,15 @@ Value stepAt(OpBuilder &b, Location loc, linalg::LinalgOp op, ValueRange ivs,
   return widen(mapping.lookupOrDefault(body.getTerminator()->getOperand(0)));
 }
 
-/// The largest power of two up to `maxWidth` that divides `size` and by which the
-/// inputs can be read along `dim` as vectors: every input using `dim` is a
+/// The largest power of two up to `maxWidth` that divides `size` and by which
+/// the inputs can be read along `dim` as vectors: every input using `dim` is a
 /// buffer reading it as its last, unit-stride dim, and every op of the body
 /// is elementwise. 1 when none.
 int64_t vectorWidth(linalg::LinalgOp op, unsigned dim, int64_t size,
                     int64_t maxWidth) {
+  int64_t width = 1;
+  while (width * 2 <= maxWidth && size % (width * 2) == 0)
+    width *= 2;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (!map.isFunctionOfDim(dim))
@@ -191,14 +194,24 @@ int64_t vectorWidth(linalg::LinalgOp op, unsigned dim, int64_t size,
     if (failed(type.getStridesAndOffset(strides, offset)) ||
         strides.back() != 1)
       return 1;
+    // Vector accesses take the vector's alignment (docs/Pipelines.md): each
+    // vector must start a multiple of `width` elements into an aligned
+    // buffer, so the view's offset and its outer strides must be static
+    // multiples of the width.
+    strides.back() = offset;
+    auto aligned = [&](int64_t w) {
+      return llvm::all_of(strides, [&](int64_t v) {
+        return !ShapedType::isDynamic(v) && v % w == 0;
+      });
+    };
+    while (width > 1 && !aligned(width))
+      width /= 2;
   }
   Block &body = op->getRegion(0).front();
   for (Operation &inner : body.without_terminator())
-    if (inner.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&inner))
+    if (inner.getNumRegions() != 0 ||
+        !OpTrait::hasElementwiseMappableTraits(&inner))
       return 1;
-  int64_t width = 1;
-  while (width * 2 <= maxWidth && size % (width * 2) == 0)
-    width *= 2;
   return width;
 }
 
@@ -271,8 +284,8 @@ void lowerToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
 /// Lowers the float sum `op` (its step `add`) over a warp per result.
 void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
                      arith::AddFOp add, const WarpPlan &plan,
-                     const LoopBounds &parallelIn,
-                     SmallVector<int64_t> sizes, Value filled) {
+                     const LoopBounds &parallelIn, SmallVector<int64_t> sizes,
+                     Value filled) {
   constexpr int64_t kWarp = 32;
   Location loc = op.getLoc();
   auto constant = [&](OpBuilder &b, int64_t v) -> Value {
@@ -316,8 +329,7 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
         SmallVector<Value> outIndices = indicesAt(b, loc, outMap, ivs);
         // Partial sums from -0.0 (x + -0.0 is x for every x).
         Attribute negativeZero = b.getFloatAttr(
-            element,
-            llvm::APFloat::getZero(element.getFloatSemantics(), true));
+            element, llvm::APFloat::getZero(element.getFloatSemantics(), true));
         Value start;
         if (plan.width > 1)
           start = arith::ConstantOp::create(
@@ -325,7 +337,8 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
               DenseElementsAttr::get(VectorType::get({plan.width}, element),
                                      negativeZero));
         else
-          start = arith::ConstantOp::create(b, loc, cast<TypedAttr>(negativeZero));
+          start =
+              arith::ConstantOp::create(b, loc, cast<TypedAttr>(negativeZero));
         scf::LoopNest nest = scf::buildLoopNest(
             b, loc, reduction.lbs, reduction.ubs, reduction.steps, {start},
             [&](OpBuilder &b, Location loc, ValueRange reductionIvs,
@@ -337,8 +350,7 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
                       b, loc,
                       arith::MulIOp::create(b, loc, iv, constant(b, kWarp)),
                       lane);
-                if (plan.vectorDim && dim == *plan.vectorDim &&
-                    plan.width > 1)
+                if (plan.vectorDim && dim == *plan.vectorDim && plan.width > 1)
                   index = arith::MulIOp::create(b, loc, index,
                                                 constant(b, plan.width));
                 ivs[dim] = index;
@@ -355,8 +367,8 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
                             .getShuffleResult();
           sum = arith::AddFOp::create(b, loc, sum, other, flags);
         }
-        Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             lane, zero);
+        Value leader =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
         scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location loc) {
           Value initial =
               filled ? filled : memref::LoadOp::create(b, loc, out, outIndices);
@@ -388,8 +400,7 @@ std::optional<WarpPlan> planWarpSum(linalg::LinalgOp op, int64_t warpThreads,
   if (results >= warpThreads || sizes[plan.outer] % 32 != 0)
     return std::nullopt;
   unsigned inner = reductions.back();
-  int64_t innerSize =
-      reductions.size() == 1 ? sizes[inner] / 32 : sizes[inner];
+  int64_t innerSize = reductions.size() == 1 ? sizes[inner] / 32 : sizes[inner];
   int64_t width = vectorWidth(op, inner, innerSize, maxWidth);
   if (width > 1) {
     plan.vectorDim = inner;

@@ -135,3 +135,30 @@ func.func @fill_read_first(%x: memref<4x64xf32>, %s: memref<4xf32>, %copy: memre
   }
   return
 }
+
+// -----
+
+// Vectors take their alignment: a view 8 elements into its buffer is read 8
+// elements at a time, and one at a dynamic offset one element at a time.
+
+// CHECK-LABEL: func.func @offset_views
+// CHECK: vector.transfer_read %arg0{{.*}} vector<8xf32>
+// CHECK: vector.reduction <add>
+// CHECK: scf.parallel
+// CHECK-NOT: vector.transfer_read
+// CHECK: memref.load %arg2
+// CHECK-NOT: vector.reduction
+// CHECK: gpu.shuffle
+func.func @offset_views(%x: memref<4x1024xf32, strided<[1024, 1], offset: 8>>, %y: memref<4xf32>, %z: memref<4x1024xf32, strided<[1024, 1], offset: ?>>, %w: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1024xf32, strided<[1024, 1], offset: 8>>) outs(%y : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%z : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) outs(%w : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -94,7 +94,9 @@ def QuantAffineReductionLoopsPass
     contiguous in every input that reads it and the body is elementwise,
     each lane reads up to `vector-width` elements of it per step as one
     vector (`ld.global.v4` in PTX) and keeps as many partial sums, added up
-    at the end with `vector.reduction`.
+    at the end with `vector.reduction`. Vectors take their alignment, so
+    the width also divides each such view's offset and outer strides (a
+    dynamic one leaves scalar reads).
 
     A `linalg.fill` of the whole output right before the op (zeros, with
     only views or side-effect-free ops between) is folded into it: its value
