@@ -87,6 +87,7 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   reductionLoops.warpThreads = options.reductionThreads;
   reductionLoops.blockSize = options.blockSize;
   reductionLoops.vectorWidthLimit = options.reductionWidth;
+  reductionLoops.rowsLimit = options.reductionRows;
   addInPlaceBufferizationStage(pm, /*parallelLoops=*/true,
                                /*tableLookup=*/false, reductionLoops);
   // What the host code still allocates, kernels use: managed memory.

@@ -2,10 +2,11 @@
 // per matmul (the zero fill is folded into it), whose threads read the packed
 // int4 codes and dequantize them in registers; no kernel writes a dequantized
 // weight. ptxas accepts it.
-// - @decode_int4 (32 blocks of 32 along K): a warp per result
-//   (quant-affine-reduction-loops). Each lane reads 16 activations and 16
-//   codes a step as vectors (ld.global.v4 and one 8-byte ld.global.v2), the
-//   lanes' sums meet through 5 shuffles, and one store writes the result.
+// - @decode_int4 (32 blocks of 32 along K): a warp per 4 results
+//   (quant-affine-reduction-loops, reduction-rows=4). Each lane reads 16
+//   activations a step as vectors once for the 4 rows (4 ld.global.v4) and
+//   16 codes of each row (one 8-byte ld.global.v2 each, and its scale); each
+//   row's lane sums meet through 5 shuffles, and one store writes each result.
 // - @decode_int4_short (16 blocks, which 32 lanes do not divide): a thread
 //   per result whose sum stays in a register: the loop stores nothing, one
 //   store follows it.
@@ -19,14 +20,21 @@
 // CHECK-LABEL: .entry decode_int4_kernel(
 // CHECK: .maxntid 32, 8, 1
 // CHECK-NOT: st.global
-// CHECK: ld.global.v4.b32
-// CHECK: ld.global.v2.b32
+// CHECK-COUNT-4: ld.global.v4.b32
+// CHECK-NOT: ld.global.v4
+// CHECK-COUNT-4: ld.global.v2.b32
 // CHECK: cvt.rn.f32.s16
 // CHECK: mul.rn.f32
 // CHECK: add.rn.f32
 // CHECK-COUNT-5: shfl.sync.bfly.b32
-// CHECK-NOT: shfl
 // CHECK: st.global.b32
+// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK: st.global.b32
+// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK: st.global.b32
+// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK: st.global.b32
+// CHECK-NOT: shfl
 // CHECK-NOT: st.global
 // CHECK: ret;
 func.func @decode_int4(%x: tensor<1x1024xf32>, %q: tensor<256x1024xi4>, %s: tensor<256x32xf32>, %out: memref<1x256xf32>) {

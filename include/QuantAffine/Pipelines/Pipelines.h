@@ -140,6 +140,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Elements of the innermost reduction dim each lane of a "
                      "warp sum reads per step as one vector (at most)"),
       llvm::cl::init(16)};
+  PassOptions::Option<int64_t> reductionRows{
+      *this, "reduction-rows",
+      llvm::cl::desc("Results per warp of a warp sum (at most), sharing the "
+                     "reads of inputs they have in common"),
+      llvm::cl::init(4)};
 };
 
 /// Checks option values the pipeline cannot honour (an unknown output

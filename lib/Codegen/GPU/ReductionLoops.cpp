@@ -109,6 +109,11 @@ struct WarpPlan {
   unsigned outer;
   std::optional<unsigned> vectorDim;
   int64_t width = 1;
+  /// Results per warp: `rows` consecutive indices of the parallel dim
+  /// `rowDim`, which some input does not use (the activations x of a
+  /// matmul, then read once for all of them).
+  unsigned rowDim = 0;
+  int64_t rows = 1;
 };
 
 /// One step of `op` at loop indices `ivs` (`ivs[plan.vectorDim]` the first
@@ -292,8 +297,12 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value zero = constant(rewriter, 0), one = constant(rewriter, 1);
-  // The lanes: a last parallel dim.
+  // The lanes: a last parallel dim; `rows` results of `rowDim` per warp.
   LoopBounds parallel = parallelIn;
+  if (plan.rows > 1)
+    for (auto [dim, step] : llvm::zip(parallel.dims, parallel.steps))
+      if (dim == plan.rowDim)
+        step = constant(rewriter, plan.rows);
   parallel.lbs.push_back(zero);
   parallel.ubs.push_back(constant(rewriter, kWarp));
   parallel.steps.push_back(one);
@@ -326,7 +335,19 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
         SmallVector<Value> ivs(op.getNumLoops(), zero);
         for (auto [dim, iv] : llvm::zip(parallel.dims, parallelIvs))
           ivs[dim] = iv;
-        SmallVector<Value> outIndices = indicesAt(b, loc, outMap, ivs);
+        // Each row's index of `rowDim`, and its output element.
+        SmallVector<Value> rowIndex;
+        SmallVector<SmallVector<Value>> outIndices;
+        for (int64_t row = 0; row < plan.rows; ++row) {
+          rowIndex.push_back(row == 0 ? ivs[plan.rowDim]
+                                      : arith::AddIOp::create(b, loc,
+                                                              ivs[plan.rowDim],
+                                                              constant(b, row))
+                                            .getResult());
+          SmallVector<Value> rowIvs(ivs);
+          rowIvs[plan.rowDim] = rowIndex.back();
+          outIndices.push_back(indicesAt(b, loc, outMap, rowIvs));
+        }
         // Partial sums from -0.0 (x + -0.0 is x for every x).
         Attribute negativeZero = b.getFloatAttr(
             element, llvm::APFloat::getZero(element.getFloatSemantics(), true));
@@ -339,8 +360,9 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
         else
           start =
               arith::ConstantOp::create(b, loc, cast<TypedAttr>(negativeZero));
+        SmallVector<Value> starts(plan.rows, start);
         scf::LoopNest nest = scf::buildLoopNest(
-            b, loc, reduction.lbs, reduction.ubs, reduction.steps, {start},
+            b, loc, reduction.lbs, reduction.ubs, reduction.steps, starts,
             [&](OpBuilder &b, Location loc, ValueRange reductionIvs,
                 ValueRange accumulators) -> scf::ValueVector {
               for (auto [dim, iv] : llvm::zip(reduction.dims, reductionIvs)) {
@@ -355,27 +377,38 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
                                                 constant(b, plan.width));
                 ivs[dim] = index;
               }
-              return {stepAt(b, loc, op, ivs, accumulators.front(), &plan)};
+              // (Reads of inputs the rows share, x, are the same loads;
+              // LLVM keeps one.)
+              scf::ValueVector sums;
+              for (int64_t row = 0; row < plan.rows; ++row) {
+                ivs[plan.rowDim] = rowIndex[row];
+                sums.push_back(
+                    stepAt(b, loc, op, ivs, accumulators[row], &plan));
+              }
+              return sums;
             });
-        Value sum = nest.results.front();
-        if (plan.width > 1)
-          sum = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
-                                            sum, flags.getValue());
-        for (int32_t offset = kWarp / 2; offset >= 1; offset /= 2) {
-          Value other = gpu::ShuffleOp::create(b, loc, sum, offset, kWarp,
-                                               gpu::ShuffleMode::XOR)
-                            .getShuffleResult();
-          sum = arith::AddFOp::create(b, loc, sum, other, flags);
-        }
         Value leader =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-        scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location loc) {
-          Value initial =
-              filled ? filled : memref::LoadOp::create(b, loc, out, outIndices);
-          Value total = arith::AddFOp::create(b, loc, initial, sum, flags);
-          memref::StoreOp::create(b, loc, total, out, outIndices);
-          scf::YieldOp::create(b, loc);
-        });
+        for (int64_t row = 0; row < plan.rows; ++row) {
+          Value sum = nest.results[row];
+          if (plan.width > 1)
+            sum = vector::ReductionOp::create(
+                b, loc, vector::CombiningKind::ADD, sum, flags.getValue());
+          for (int32_t offset = kWarp / 2; offset >= 1; offset /= 2) {
+            Value other = gpu::ShuffleOp::create(b, loc, sum, offset, kWarp,
+                                                 gpu::ShuffleMode::XOR)
+                              .getShuffleResult();
+            sum = arith::AddFOp::create(b, loc, sum, other, flags);
+          }
+          scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location loc) {
+            Value initial =
+                filled ? filled
+                       : memref::LoadOp::create(b, loc, out, outIndices[row]);
+            Value total = arith::AddFOp::create(b, loc, initial, sum, flags);
+            memref::StoreOp::create(b, loc, total, out, outIndices[row]);
+            scf::YieldOp::create(b, loc);
+          });
+        }
         scf::ReduceOp::create(b, loc);
       });
 }
@@ -383,7 +416,8 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
 /// The plan for spreading `op` over a warp per result, if it is a float sum
 /// with fewer than `warpThreads` results and its reduction dims allow it.
 std::optional<WarpPlan> planWarpSum(linalg::LinalgOp op, int64_t warpThreads,
-                                    int64_t blockSize, int64_t maxWidth) {
+                                    int64_t blockSize, int64_t maxWidth,
+                                    int64_t maxRows) {
   if (warpThreads <= 0 || blockSize % 32 != 0 || !floatSumStep(op) ||
       !isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
     return std::nullopt;
@@ -406,11 +440,29 @@ std::optional<WarpPlan> planWarpSum(linalg::LinalgOp op, int64_t warpThreads,
     plan.vectorDim = inner;
     plan.width = width;
   }
+  // Rows per warp: along the innermost parallel dim that an input reading
+  // the reduction does not use, as many as divide it (up to `maxRows`).
+  SmallVector<unsigned> parallelDims;
+  op.getParallelDims(parallelDims);
+  for (unsigned dim : llvm::reverse(parallelDims)) {
+    bool shared = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+      AffineMap map = op.getMatchingIndexingMap(in);
+      return map.isFunctionOfDim(plan.outer) && !map.isFunctionOfDim(dim);
+    });
+    if (!shared)
+      continue;
+    int64_t rows = 1;
+    while (rows * 2 <= maxRows && sizes[dim] % (rows * 2) == 0)
+      rows *= 2;
+    plan.rowDim = dim;
+    plan.rows = rows;
+    break;
+  }
   return plan;
 }
 
 void lower(RewriterBase &rewriter, linalg::LinalgOp op, int64_t warpThreads,
-           int64_t blockSize, int64_t maxWidth) {
+           int64_t blockSize, int64_t maxWidth, int64_t maxRows) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
@@ -428,7 +480,7 @@ void lower(RewriterBase &rewriter, linalg::LinalgOp op, int64_t warpThreads,
         getValueOrCreateConstantIndexOp(rewriter, loc, range.stride));
   }
   std::optional<WarpPlan> plan =
-      planWarpSum(op, warpThreads, blockSize, maxWidth);
+      planWarpSum(op, warpThreads, blockSize, maxWidth, maxRows);
   // The fill just before the op (zeros, a bias) is folded into its first
   // step rather than run as a kernel of its own.
   Value filled = takeFill(op);
@@ -452,7 +504,7 @@ struct QuantAffineReductionLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : reductions)
-      lower(rewriter, op, warpThreads, blockSize, vectorWidthLimit);
+      lower(rewriter, op, warpThreads, blockSize, vectorWidthLimit, rowsLimit);
   }
 };
 

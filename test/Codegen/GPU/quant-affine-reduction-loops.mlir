@@ -1,5 +1,6 @@
 // RUN: quant-affine-opt %s --split-input-file --quant-affine-reduction-loops="warp-threads=1024" -cse | FileCheck %s
 // RUN: quant-affine-opt %s --split-input-file --quant-affine-reduction-loops -cse | FileCheck %s --check-prefix=LOOPS
+// RUN: quant-affine-opt %s --split-input-file --quant-affine-reduction-loops="warp-threads=1024 rows=4" -cse | FileCheck %s --check-prefix=ROWS
 
 // A block-quantized decode (64 results, K = 64 blocks of 32) with fewer
 // results than warp-threads: a warp per result. Lane l sums blocks l and
@@ -24,13 +25,36 @@
 // CHECK: arith.sitofp {{.*}} : vector<16xi8> to vector<16xf32>
 // CHECK: vector.broadcast
 // CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %c0
 // CHECK: vector.reduction <add>
 // CHECK-COUNT-5: gpu.shuffle  xor
-// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %c0
 // CHECK: scf.if %[[LEADER]]
 // CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %cst, %{{.*}} : f32
 // CHECK-NEXT: memref.store %[[TOTAL]], %arg3[%[[N]]]
 // CHECK-NOT: linalg.generic
+
+// With rows=4, a warp takes 4 consecutive results of n (x does not use n):
+// the parallel loop steps n by 4, each step reads x once and the weights of
+// each row, and 4 sums meet through their shuffles.
+// ROWS-LABEL: func.func @warp_blocks
+// ROWS: scf.parallel (%[[N:[a-z0-9]+]], %[[LANE:[a-z0-9]+]]) = (%{{.*}}, %{{.*}}) to (%c64, %c32) step (%c4, %c1)
+// ROWS: %[[N1:.*]] = arith.addi %[[N]], %c1
+// ROWS: %[[N2:.*]] = arith.addi %[[N]], %c2
+// ROWS: %[[N3:.*]] = arith.addi %[[N]], %c3
+// ROWS: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ROWS: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ROWS: vector.transfer_read %arg1[%[[N]],
+// ROWS: vector.transfer_read %arg1[%[[N1]],
+// ROWS: vector.transfer_read %arg1[%[[N2]],
+// ROWS: vector.transfer_read %arg1[%[[N3]],
+// ROWS-COUNT-5: gpu.shuffle
+// ROWS: memref.store %{{.*}}, %arg3[%[[N]]]
+// ROWS-COUNT-5: gpu.shuffle
+// ROWS: memref.store %{{.*}}, %arg3[%[[N1]]]
+// ROWS-COUNT-5: gpu.shuffle
+// ROWS: memref.store %{{.*}}, %arg3[%[[N2]]]
+// ROWS-COUNT-5: gpu.shuffle
+// ROWS: memref.store %{{.*}}, %arg3[%[[N3]]]
 
 // LOOPS-LABEL: func.func @warp_blocks
 // LOOPS-NOT: linalg.fill

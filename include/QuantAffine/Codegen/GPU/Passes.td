@@ -98,6 +98,12 @@ def QuantAffineReductionLoopsPass
     the width also divides each such view's offset and outer strides (a
     dynamic one leaves scalar reads).
 
+    With `rows` above 1, a warp computes that many consecutive results along
+    the innermost parallel dim that an input reading the reduction does not
+    use (n of a matmul, which x does not use): each step reads x once for
+    all of them (the reads are the same, LLVM keeps one) and each row's
+    weights, and each row's lane sums meet through their own shuffles.
+
     A `linalg.fill` of the whole output right before the op (zeros, with
     only views or side-effect-free ops between) is folded into it: its value
     is where the sums start, and no kernel runs for it.
@@ -110,7 +116,10 @@ def QuantAffineReductionLoopsPass
            "Threads per block quant-affine-map-to-gpu will use">,
     Option<"vectorWidthLimit", "vector-width", "int64_t", /*default=*/"16",
            "At most this many elements of the innermost reduction dim per "
-           "lane and step of a warp sum">
+           "lane and step of a warp sum">,
+    Option<"rowsLimit", "rows", "int64_t", /*default=*/"1",
+           "At most this many results per warp (along a parallel dim some "
+           "input does not use, whose reads the results then share)">
   ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "gpu::GPUDialect",
