@@ -2,13 +2,7 @@
 //
 // The GPU benchmark for one tensor size (the kernels are compiled for it).
 //
-// Our kernels run through their compiled host code (_mlir_ciface_*), which
-// creates a stream, launches, synchronizes and destroys the stream on every
-// call. That would time the host round trip, not the kernel, so this program
-// defines mgpuStreamCreate/Synchronize/Destroy itself (the executable's
-// definitions take precedence over the runtime library's): every launch goes
-// to one stream, and the harness brackets a batch of launches with CUDA
-// events. The rest (module loading, launches) is the runtime library's.
+// Launches go to one stream and are timed with CUDA events (cuda_bench.h).
 //
 // Per round, interleaved: a device-to-device copy of the f32 tensor (the
 // copy bandwidth the ratios refer to) and every kernel; the median of the
@@ -17,9 +11,8 @@
 //
 // usage: harness ROUNDS > results.csv
 
+#include "cuda_bench.h"
 #include "kernels.h"
-
-#include <cuda.h>
 
 #include <algorithm>
 #include <cmath>
@@ -31,24 +24,7 @@
 
 namespace {
 
-void check(CUresult result, const char *what) {
-  if (result == CUDA_SUCCESS)
-    return;
-  const char *name = "?";
-  cuGetErrorName(result, &name);
-  std::fprintf(stderr, "%s failed: %s\n", what, name);
-  std::exit(1);
-}
-#define CHECK_CU(call) check(call, #call)
-
-CUstream benchStream = nullptr;
-
 constexpr int64_t kElems = kRows * kCols;
-
-MemRef2D view(CUdeviceptr data, int64_t rows, int64_t cols) {
-  void *p = reinterpret_cast<void *>(data);
-  return MemRef2D{p, p, 0, {rows, cols}, {cols, 1}};
-}
 
 float quantizeRef(float x, float s, float o) {
   float q = std::nearbyint(x / s) - o;
@@ -56,32 +32,12 @@ float quantizeRef(float x, float s, float o) {
   return q > 127.0f ? 127.0f : q;
 }
 
-double medianOf(std::vector<double> xs) {
-  std::sort(xs.begin(), xs.end());
-  size_t n = xs.size();
-  return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
-}
-
 } // namespace
-
-// The stream functions the compiled host code calls (see above).
-extern "C" CUstream mgpuStreamCreate() { return benchStream; }
-extern "C" void mgpuStreamSynchronize(CUstream) {}
-extern "C" void mgpuStreamDestroy(CUstream) {}
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 10;
-  // The primary context of device 0, which the runtime library uses too
-  // (kernel modules were loaded into it by global constructors).
-  CHECK_CU(cuInit(0));
-  CUdevice device;
-  CHECK_CU(cuDeviceGet(&device, 0));
-  CUcontext context;
-  CHECK_CU(cuDevicePrimaryCtxRetain(&context, device));
-  CHECK_CU(cuCtxSetCurrent(context));
-  CHECK_CU(cuStreamCreate(&benchStream, CU_STREAM_NON_BLOCKING));
-  char deviceName[256];
-  CHECK_CU(cuDeviceGetName(deviceName, sizeof(deviceName), device));
+  BenchDevice bench = startBench();
+  const char *deviceName = bench.name;
   std::fprintf(stderr, "device: %s\n", deviceName);
 
   std::vector<float> x(kElems);
@@ -120,15 +76,16 @@ int main(int argc, char **argv) {
     bool toInt = op == "quantize", fromInt = op == "dequantize";
     int64_t scaleRows = enc == "tensor" ? 1 : kRows;
     int64_t scaleCols = e.rowStride ? e.rowStride : 1;
-    Variant v{op,
-              enc,
-              kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count,
-              &k,
-              fromInt ? view(dQ, kRows, kCols) : view(dX, kRows, kCols),
-              view(dS, scaleRows, scaleCols),
-              view(dO, scaleRows, scaleCols),
-              toInt ? view(dQOut, kRows, kCols) : view(dY, kRows, kCols),
-              {}};
+    Variant v{
+        op,
+        enc,
+        kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count,
+        &k,
+        fromInt ? deviceView(dQ, kRows, kCols) : deviceView(dX, kRows, kCols),
+        deviceView(dS, scaleRows, scaleCols),
+        deviceView(dO, scaleRows, scaleCols),
+        toInt ? deviceView(dQOut, kRows, kCols) : deviceView(dY, kRows, kCols),
+        {}};
     k.ours(&v.in, &v.s, &v.o, &v.out);
     CHECK_CU(cuStreamSynchronize(benchStream));
     std::vector<float> y(kElems);

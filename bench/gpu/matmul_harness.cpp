@@ -4,8 +4,7 @@
 // (bench/gpu/gen_matmul.py: the cases of bench/matmul, compiled by
 // --quant-affine-gpu-pipeline into kernels that dequantize in registers).
 //
-// As in harness.cpp, this program defines mgpuStreamCreate/Synchronize/
-// Destroy so that every launch goes to one stream, bracketed by CUDA events.
+// Launches go to one stream and are timed with CUDA events (cuda_bench.h).
 // All buffers are device memory (cuMemAlloc). Each call takes the next of
 // several copies of the weights, together at least 3 x the L2 cache, so the
 // weights come from HBM. Before timing, each kernel is checked: one-hot rows
@@ -19,10 +18,8 @@
 // CSV:
 // case,m,n,k,bits,block,device,seconds,weight_bytes,gbps,ratio_to_copy,gflops
 
-#include "common.h"
+#include "cuda_bench.h"
 #include "matmul.h"
-
-#include <cuda.h>
 
 #include <algorithm>
 #include <cmath>
@@ -33,33 +30,10 @@
 
 namespace {
 
-void check(CUresult result, const char *what) {
-  if (result == CUDA_SUCCESS)
-    return;
-  const char *name = "?";
-  cuGetErrorName(result, &name);
-  std::fprintf(stderr, "%s failed: %s\n", what, name);
-  std::exit(1);
-}
-#define CHECK_CU(call) check(call, #call)
-
-CUstream benchStream = nullptr;
-
 struct Desc1 {
   void *allocated, *aligned;
   int64_t offset, sizes[1], strides[1];
 };
-
-MemRef2D view(CUdeviceptr data, int64_t rows, int64_t cols) {
-  void *p = reinterpret_cast<void *>(data);
-  return MemRef2D{p, p, 0, {rows, cols}, {cols, 1}};
-}
-
-double medianOf(std::vector<double> xs) {
-  std::sort(xs.begin(), xs.end());
-  size_t n = xs.size();
-  return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
-}
 
 uint32_t nextRandom(uint32_t &state) {
   state = state * 1664525u + 1013904223u;
@@ -115,9 +89,10 @@ struct Case {
   }
 
   void call(size_t copy) {
-    MemRef2D xd = view(x, c.m, c.k),
-             sd = view(scaleCopies[copy], c.n, c.k / c.block),
-             yd = view(y, c.m, c.n), qd = view(codeCopies[copy], c.n, c.k);
+    MemRef2D xd = deviceView(x, c.m, c.k),
+             sd = deviceView(scaleCopies[copy], c.n, c.k / c.block),
+             yd = deviceView(y, c.m, c.n),
+             qd = deviceView(codeCopies[copy], c.n, c.k);
     void *q = reinterpret_cast<void *>(codeCopies[copy]);
     Desc1 packed{q, q, 0, {codeBytes}, {1}};
     c.ours(&xd, c.bits == 4 ? static_cast<void *>(&packed) : &qd, &sd, &yd);
@@ -175,21 +150,11 @@ struct Case {
 
 } // namespace
 
-extern "C" CUstream mgpuStreamCreate() { return benchStream; }
-extern "C" void mgpuStreamSynchronize(CUstream) {}
-extern "C" void mgpuStreamDestroy(CUstream) {}
-
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 10;
-  CHECK_CU(cuInit(0));
-  CUdevice device;
-  CHECK_CU(cuDeviceGet(&device, 0));
-  CUcontext context;
-  CHECK_CU(cuDevicePrimaryCtxRetain(&context, device));
-  CHECK_CU(cuCtxSetCurrent(context));
-  CHECK_CU(cuStreamCreate(&benchStream, CU_STREAM_NON_BLOCKING));
-  char deviceName[256];
-  CHECK_CU(cuDeviceGetName(deviceName, sizeof(deviceName), device));
+  BenchDevice bench = startBench();
+  CUdevice device = bench.device;
+  const char *deviceName = bench.name;
   int l2Bytes = 0;
   CHECK_CU(cuDeviceGetAttribute(&l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
                                 device));

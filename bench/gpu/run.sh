@@ -31,6 +31,20 @@ else
   chip=${CHIP:-sm_90}
 fi
 mkdir -p "$OUT"
+
+# build_harness DIR NAME HARNESS: DIR/NAME.mlir through the GPU pipeline,
+# linked with bench/gpu/HARNESS into DIR/harness.
+build_harness() {
+  "$BUILD/bin/quant-affine-opt" "$1/$2.mlir" \
+      --quant-affine-gpu-pipeline="chip=$chip cuda-path=$CUDA" \
+    | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$1/$2.ll"
+  "$LLVM/clang" -O3 -Wno-override-module -c "$1/$2.ll" -o "$1/$2.o"
+  "$LLVM/clang++" -O3 -std=c++17 -I "$1" -I "$ROOT/bench" -I "$ROOT/bench/gpu" \
+    -I "$CUDA/include" "$ROOT/bench/gpu/$3" "$1/$2.o" -o "$1/harness" \
+    -L "$BUILD/lib" -lquant_affine_cuda_runtime -Wl,-rpath,"$BUILD/lib" \
+    -L "$CUDA/lib64/stubs" -lcuda
+}
+
 first=1
 for size in $SIZES; do
   rows=${size%x*}
@@ -38,14 +52,7 @@ for size in $SIZES; do
   dir="$OUT/$size"
   echo "== $size: compiling for $chip"
   python3 "$ROOT/bench/gpu/gen_kernels.py" "$rows" "$cols" "$dir"
-  "$BUILD/bin/quant-affine-opt" "$dir/kernels.mlir" \
-      --quant-affine-gpu-pipeline="chip=$chip cuda-path=$CUDA" \
-    | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$dir/kernels.ll"
-  "$LLVM/clang" -O3 -Wno-override-module -c "$dir/kernels.ll" -o "$dir/kernels.o"
-  "$LLVM/clang++" -O3 -std=c++17 -I "$dir" -I "$ROOT/bench" -I "$CUDA/include" \
-    "$ROOT/bench/gpu/harness.cpp" "$dir/kernels.o" -o "$dir/harness" \
-    -L "$BUILD/lib" -lquant_affine_cuda_runtime -Wl,-rpath,"$BUILD/lib" \
-    -L "$CUDA/lib64/stubs" -lcuda
+  build_harness "$dir" kernels harness.cpp
   if [ "$have_gpu" = 1 ]; then
     echo "== $size: running ($ROUNDS rounds)"
     if [ "$first" = 1 ]; then
@@ -60,14 +67,7 @@ done
 dir="$OUT/matmul"
 echo "== fused matmuls: compiling for $chip"
 python3 "$ROOT/bench/gpu/gen_matmul.py" "$dir"
-"$BUILD/bin/quant-affine-opt" "$dir/matmul.mlir" \
-    --quant-affine-gpu-pipeline="chip=$chip cuda-path=$CUDA" \
-  | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$dir/matmul.ll"
-"$LLVM/clang" -O3 -Wno-override-module -c "$dir/matmul.ll" -o "$dir/matmul.o"
-"$LLVM/clang++" -O3 -std=c++17 -I "$dir" -I "$ROOT/bench" -I "$CUDA/include" \
-  "$ROOT/bench/gpu/matmul_harness.cpp" "$dir/matmul.o" -o "$dir/harness" \
-  -L "$BUILD/lib" -lquant_affine_cuda_runtime -Wl,-rpath,"$BUILD/lib" \
-  -L "$CUDA/lib64/stubs" -lcuda
+build_harness "$dir" matmul matmul_harness.cpp
 if [ "$have_gpu" = 1 ]; then
   echo "== fused matmuls: running ($ROUNDS rounds)"
   "$dir/harness" "$ROUNDS" > "$OUT/matmul.csv"
