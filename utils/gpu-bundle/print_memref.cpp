@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// printString and printMemrefI64 for the GPU tests' ahead-of-time
-// executables (utils/gpu-bundle/make.sh). mlir-runner takes them from
-// libmlir_runner_utils, which needs libLLVM and libMLIR; a GPU machine
+// printString, printI64, printNewline and printMemrefI64 (what vector.print
+// and the tests' printMemrefI64 calls lower to) for the GPU tests'
+// ahead-of-time executables (utils/gpu-bundle/make.sh). mlir-runner takes them
+// from libmlir_runner_utils, which needs libLLVM and libMLIR; a GPU machine
 // without LLVM gets these instead. The output has upstream's layout (the
 // header line, then the data), which is what the tests' CHECK lines read:
 // FileCheck compares runs of blanks as one.
@@ -42,6 +43,15 @@ void printData(const RankedView &v, int64_t dim, int64_t rank, int64_t offset) {
 
 extern "C" void printString(const char *s) {
   std::fputs(s, stdout);
+  std::fflush(stdout);
+}
+
+extern "C" void printI64(int64_t value) {
+  std::printf("%lld", static_cast<long long>(value));
+}
+
+extern "C" void printNewline() {
+  std::printf("\n");
   std::fflush(stdout);
 }
 
