@@ -36,3 +36,20 @@ func.func @per_tensor_dequantize(%q: tensor<256x256xi8>, %s: tensor<f32>, %out: 
   bufferization.materialize_in_destination %y in restrict writable %out : (tensor<256x256xf32>, memref<256x256xf32>) -> ()
   return
 }
+
+// A function that returns a tensor computed into an argument's buffer returns
+// a managed copy of it: the copy runs on the device (cuMemcpy), not as a host
+// memcpy from what may be device memory.
+// CHECK-LABEL: llvm.func @returns_into_argument(
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK: llvm.call @mgpuMemcpy
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK: llvm.return
+func.func @returns_into_argument(%x: tensor<4x64xf32>, %q: tensor<32x64xi8>, %s: tensor<32x1xf32>, %d: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %w = quant_affine.dequantize %q, %s range [-128, 127] : (tensor<32x64xi8>, tensor<32x1xf32>) -> tensor<32x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%d : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<4x64xf32>, tensor<32x64xf32>) outs(%f : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}

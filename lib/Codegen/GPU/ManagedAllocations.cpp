@@ -21,6 +21,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -38,13 +40,36 @@ bool onHost(Operation *op) {
          !op->getParentOfType<gpu::GPUModuleOp>();
 }
 
+/// Whether `copy` reads or writes a buffer the caller passed (through views),
+/// which may be device memory the host cannot touch, with one identity
+/// layout on both sides (what gpu.memcpy lowers). The copy that returns a
+/// tensor computed into an argument's buffer is one.
+bool copiesArgument(memref::CopyOp copy) {
+  auto rootIsArgument = [](Value buffer) {
+    while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+      buffer = view.getViewSource();
+    return isa<BlockArgument>(buffer) &&
+           isa<FunctionOpInterface>(
+               cast<BlockArgument>(buffer).getOwner()->getParentOp());
+  };
+  auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+  return source && target && source == target &&
+         source.getLayout().isIdentity() && source.hasStaticShape() &&
+         (rootIsArgument(copy.getSource()) || rootIsArgument(copy.getTarget()));
+}
+
 struct QuantAffineManagedAllocationsPass
     : quant_affine::impl::QuantAffineManagedAllocationsPassBase<
           QuantAffineManagedAllocationsPass> {
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
+    SmallVector<memref::CopyOp> argumentCopies;
     getOperation().walk([&](Operation *op) {
+      if (auto copy = dyn_cast<memref::CopyOp>(op);
+          copy && onHost(op) && copiesArgument(copy))
+        argumentCopies.push_back(copy);
       if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && onHost(op))
         allocs.push_back(alloc);
       if (auto dealloc = dyn_cast<memref::DeallocOp>(op); dealloc && onHost(op))
@@ -61,6 +86,18 @@ struct QuantAffineManagedAllocationsPass
     // gpu-to-llvm lowers only the async form of gpu.dealloc: free on a
     // stream of its own and wait for it.
     Type token = gpu::AsyncTokenType::get(&getContext());
+    for (memref::CopyOp copy : argumentCopies) {
+      rewriter.setInsertionPoint(copy);
+      Location loc = copy.getLoc();
+      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
+                        .getAsyncToken();
+      Value copied =
+          gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{start},
+                                copy.getTarget(), copy.getSource())
+              .getAsyncToken();
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{copied});
+      rewriter.eraseOp(copy);
+    }
     for (memref::DeallocOp dealloc : deallocs) {
       rewriter.setInsertionPoint(dealloc);
       Location loc = dealloc.getLoc();

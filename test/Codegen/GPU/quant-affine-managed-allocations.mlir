@@ -1,4 +1,4 @@
-// RUN: quant-affine-opt %s --quant-affine-managed-allocations | FileCheck %s
+// RUN: quant-affine-opt %s --split-input-file --quant-affine-managed-allocations | FileCheck %s
 
 // Host buffers are allocated as managed memory, which kernels can touch and
 // the host can still read; every host dealloc frees through the GPU runtime
@@ -48,4 +48,26 @@ func.func @launch() {
     gpu.terminator
   }
   return
+}
+
+// -----
+
+// A copy out of (or into) an argument's buffer, which may be device memory,
+// goes through the driver (gpu.memcpy, waited for); a copy between the
+// function's own buffers stays a host copy.
+
+// CHECK-LABEL: func.func @copies
+// CHECK: %[[R:.*]] = gpu.alloc  host_shared () : memref<4x8xf32>
+// CHECK: %[[START:.*]] = gpu.wait async
+// CHECK-NEXT: %[[DONE:.*]] = gpu.memcpy async [%[[START]]] %[[R]], %arg0 : memref<4x8xf32>, memref<4x8xf32>
+// CHECK-NEXT: gpu.wait [%[[DONE]]]
+// CHECK: memref.copy %[[R]], %{{.*}} : memref<4x8xf32> to memref<4x8xf32>
+// CHECK-NOT: gpu.memcpy
+// CHECK: return %[[R]]
+func.func @copies(%arg: memref<4x8xf32>) -> memref<4x8xf32> {
+  %r = memref.alloc() : memref<4x8xf32>
+  memref.copy %arg, %r : memref<4x8xf32> to memref<4x8xf32>
+  %t = memref.alloc() : memref<4x8xf32>
+  memref.copy %r, %t : memref<4x8xf32> to memref<4x8xf32>
+  return %r : memref<4x8xf32>
 }

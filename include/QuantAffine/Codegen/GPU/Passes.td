@@ -29,6 +29,11 @@ def QuantAffineManagedAllocationsPass
     `memref.dealloc` becomes a `gpu.dealloc`: buffer deallocation also
     frees buffers that the program allocated with `gpu.alloc`, and `free()`
     on those would be wrong. Destination-style functions allocate nothing.
+    A host `memref.copy` from or into a buffer the caller passed (through
+    views; identity layouts), which may be device memory, becomes
+    `gpu.memcpy` (waited for): the copy a function makes to return a tensor
+    computed into an argument's buffer runs through the driver, not as a
+    host `memcpy`.
   }];
   let dependentDialects = ["gpu::GPUDialect"];
 }
