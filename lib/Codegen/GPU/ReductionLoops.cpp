@@ -418,8 +418,9 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
 std::optional<WarpPlan> planWarpSum(linalg::LinalgOp op, int64_t warpThreads,
                                     int64_t blockSize, int64_t maxWidth,
                                     int64_t maxRows) {
+  // f32 sums only: NVVM shuffles 32-bit values.
   if (warpThreads <= 0 || blockSize % 32 != 0 || !floatSumStep(op) ||
-      !isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
+      !getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32())
     return std::nullopt;
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
   if (llvm::any_of(sizes, ShapedType::isDynamic))

@@ -186,3 +186,22 @@ func.func @offset_views(%x: memref<4x1024xf32, strided<[1024, 1], offset: 8>>, %
   }
   return
 }
+
+// -----
+
+// An f16 sum stays a thread per result: NVVM shuffles 32-bit values only
+// (the shuffle of an f16 failed to convert).
+
+// CHECK-LABEL: func.func @f16_sum
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.for {{.*}} -> (f16)
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
+func.func @f16_sum(%x: memref<4x1024xf16>, %y: memref<4xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1024xf16>) outs(%y : memref<4xf16>) {
+  ^bb0(%a: f16, %acc: f16):
+    %r = arith.addf %acc, %a : f16
+    linalg.yield %r : f16
+  }
+  return
+}

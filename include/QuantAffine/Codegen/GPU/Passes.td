@@ -84,8 +84,8 @@ def QuantAffineReductionLoopsPass
     arithmetic and its order are unchanged. A reduction with no parallel
     dim gets a one-iteration `scf.parallel`, so it too runs on the device.
 
-    A float sum (the body yields `%out + v`, `%out` used nowhere else, no
-    `linalg.index`) whose parallel dims give fewer than `warp-threads`
+    An f32 sum (the body yields `%out + v`, `%out` used nowhere else, no
+    `linalg.index`; NVVM shuffles 32-bit values) whose parallel dims give fewer than `warp-threads`
     results, and whose outermost reduction dim k has a static size that 32
     divides, is spread over a warp instead: a new innermost parallel dim of
     32 lanes, lane l summing k = l, l + 32, ... from -0.0
