@@ -243,22 +243,23 @@ Value takeFill(linalg::LinalgOp op) {
   return nullptr;
 }
 
+/// Whether every parallel dim of `op` has one iteration (or it has none).
+bool hasOneResult(linalg::LinalgOp op) {
+  for (auto [size, iterator] :
+       llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel && size != 1)
+      return false;
+  return true;
+}
+
 /// Lowers `op` into an scf.parallel of its parallel dims around scf.for
 /// loops of its reduction dims that carry the output element.
 void lowerToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                   const LoopBounds &parallelIn, const LoopBounds &reduction,
                   Value filled) {
   Location loc = op.getLoc();
-  LoopBounds parallel = parallelIn;
+  const LoopBounds &parallel = parallelIn;
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  // A reduction to one element still runs as a (one-iteration) parallel loop,
-  // which quant-affine-map-to-gpu puts on the device.
-  if (parallel.lbs.empty()) {
-    parallel.lbs = {zero};
-    parallel.ubs = {one};
-    parallel.steps = {one};
-  }
   OpOperand *init = op.getDpsInitOperand(0);
   Value out = init->get();
   AffineMap outMap = op.getMatchingIndexingMap(init);
@@ -464,6 +465,13 @@ std::optional<WarpPlan> planWarpSum(linalg::LinalgOp op, int64_t warpThreads,
 
 void lower(RewriterBase &rewriter, linalg::LinalgOp op, int64_t warpThreads,
            int64_t blockSize, int64_t maxWidth, int64_t maxRows) {
+  std::optional<WarpPlan> plan =
+      planWarpSum(op, warpThreads, blockSize, maxWidth, maxRows);
+  // One result without a warp: left to quant-affine-map-to-gpu. Its
+  // one-iteration parallel loop made here would be folded away before the
+  // mapping, and the sum would run on the host.
+  if (!plan && hasOneResult(op))
+    return;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
@@ -480,8 +488,6 @@ void lower(RewriterBase &rewriter, linalg::LinalgOp op, int64_t warpThreads,
     loops.steps.push_back(
         getValueOrCreateConstantIndexOp(rewriter, loc, range.stride));
   }
-  std::optional<WarpPlan> plan =
-      planWarpSum(op, warpThreads, blockSize, maxWidth, maxRows);
   // The fill just before the op (zeros, a bias) is folded into its first
   // step rather than run as a kernel of its own.
   Value filled = takeFill(op);

@@ -205,3 +205,25 @@ func.func @f16_sum(%x: memref<4x1024xf16>, %y: memref<4xf16>) {
   }
   return
 }
+
+// -----
+
+// One result: as a warp sum when it may be one; otherwise left to
+// quant-affine-map-to-gpu (a one-iteration scf.parallel made here would be
+// folded away before the mapping, and the sum would run on the host).
+
+// CHECK-LABEL: func.func @one_result
+// CHECK: gpu.shuffle
+// LOOPS-LABEL: func.func @one_result
+// LOOPS: linalg.generic
+// ROWS-LABEL: func.func @one_result
+// ROWS-COUNT-5: gpu.shuffle
+// ROWS-NOT: gpu.shuffle
+func.func @one_result(%x: memref<1x64xf32>, %y: memref<1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x64xf32>) outs(%y : memref<1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -81,8 +81,10 @@ def QuantAffineReductionLoopsPass
     Upstream's lowering loads and stores it in every iteration, which LLVM
     cannot keep in a register in a kernel (it does not know that the output
     aliases no input), so each step of a sum waited on global memory. The
-    arithmetic and its order are unchanged. A reduction with no parallel
-    dim gets a one-iteration `scf.parallel`, so it too runs on the device.
+    arithmetic and its order are unchanged. A reduction to one result (no
+    parallel dim, or all of size 1) is left to `quant-affine-map-to-gpu`
+    unless it gets a warp: a one-iteration `scf.parallel` made here would be
+    folded away before the mapping, and the sum would run on the host.
 
     An f32 sum (the body yields `%out + v`, `%out` used nowhere else, no
     `linalg.index`; NVVM shuffles 32-bit values) whose parallel dims give fewer than `warp-threads`
