@@ -83,33 +83,30 @@ struct QuantAffineManagedAllocationsPass
           /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
           alloc.getSymbolOperands(), /*hostShared=*/true);
     }
-    // gpu-to-llvm lowers only the async form of gpu.dealloc: free on a
-    // stream of its own and wait for it.
-    Type token = gpu::AsyncTokenType::get(&getContext());
-    for (memref::CopyOp copy : argumentCopies) {
-      rewriter.setInsertionPoint(copy);
-      Location loc = copy.getLoc();
+    // gpu-to-llvm lowers only the async forms of gpu.dealloc and gpu.memcpy:
+    // each runs on a stream of its own, waited for.
+    auto replaceBySyncedAsync = [&](Operation *op, auto createAsync) {
+      rewriter.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      Type token = gpu::AsyncTokenType::get(&getContext());
       Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
                         .getAsyncToken();
-      Value copied =
-          gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{start},
-                                copy.getTarget(), copy.getSource())
-              .getAsyncToken();
-      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{copied});
-      rewriter.eraseOp(copy);
-    }
-    for (memref::DeallocOp dealloc : deallocs) {
-      rewriter.setInsertionPoint(dealloc);
-      Location loc = dealloc.getLoc();
-      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
-                        .getAsyncToken();
-      Value freed =
-          gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
-                                 dealloc.getMemref())
-              .getAsyncToken();
-      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
-      rewriter.eraseOp(dealloc);
-    }
+      Value done = createAsync(loc, token, start);
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{done});
+      rewriter.eraseOp(op);
+    };
+    for (memref::CopyOp copy : argumentCopies)
+      replaceBySyncedAsync(copy, [&](Location loc, Type token, Value start) {
+        return gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{start},
+                                     copy.getTarget(), copy.getSource())
+            .getAsyncToken();
+      });
+    for (memref::DeallocOp dealloc : deallocs)
+      replaceBySyncedAsync(dealloc, [&](Location loc, Type token, Value start) {
+        return gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
+                                      dealloc.getMemref())
+            .getAsyncToken();
+      });
   }
 };
 
