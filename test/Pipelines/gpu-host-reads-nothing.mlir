@@ -6,6 +6,7 @@
 // kernel now (quant-affine-sink-reads-into-launch).
 // REQUIRES: libdevice
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path reduction-threads=0" | FileCheck %s
 
 // CHECK-LABEL: llvm.func @per_tensor_quantize(
 // CHECK-NOT: llvm.load
@@ -52,4 +53,22 @@ func.func @returns_into_argument(%x: tensor<4x64xf32>, %q: tensor<32x64xi8>, %s:
   %f = linalg.fill ins(%zero : f32) outs(%d : tensor<4x32xf32>) -> tensor<4x32xf32>
   %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<4x64xf32>, tensor<32x64xf32>) outs(%f : tensor<4x32xf32>) -> tensor<4x32xf32>
   return %y : tensor<4x32xf32>
+}
+
+// A matmul with one result: its sum runs in a kernel under both option sets
+// (with reduction-threads=0 it once ran in host code: the one-iteration loop
+// around it was folded away before the mapping).
+// CHECK-LABEL: llvm.func @one_result(
+// CHECK-NOT: llvm.load
+// CHECK: gpu.launch_func
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+func.func @one_result(%x: tensor<1x256xf32>, %q: tensor<1x256xi8>, %s: tensor<1x8xf32>, %out: memref<1x1xf32>) {
+  %w = quant_affine.dequantize %q, %s range [-128, 127] block [1, 32] : (tensor<1x256xi8>, tensor<1x8xf32>) -> tensor<1x256xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1xf32>) -> tensor<1x1xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<1x256xf32>, tensor<1x256xf32>) outs(%f : tensor<1x1xf32>) -> tensor<1x1xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<1x1xf32>, memref<1x1xf32>) -> ()
+  return
 }
