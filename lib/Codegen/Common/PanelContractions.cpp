@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/PanelContractions.h"
+#include "QuantAffine/Codegen/Common/FloatSums.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,9 +69,8 @@ FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
     return failure();
   Block *body = op.getBlock();
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  form.add =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!form.add || !out.hasOneUse() || !isa<Float32Type>(out.getType()))
+  form.add = quant_affine::floatSumStep(op);
+  if (!form.add || !isa<Float32Type>(out.getType()))
     return failure();
   Value addend =
       form.add.getLhs() == out ? form.add.getRhs() : form.add.getLhs();

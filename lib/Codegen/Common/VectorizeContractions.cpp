@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/FloatSums.h"
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/PanelContractions.h"
@@ -63,30 +64,10 @@ constexpr int64_t kMinLanes = 4;
 
 using quant_affine::largestDivisorAtMost;
 
-/// Whether `op` sums into its one result: the yielded value is
-/// `arith.addf %out, %v` (either order), the only use of `%out`, in a float
-/// type. Such sums may be reassociated.
-/// The `arith.addf` that `op`'s body yields, if any.
-arith::AddFOp yieldedAdd(linalg::GenericOp op) {
-  auto add = op.getBlock()
-                 ->getTerminator()
-                 ->getOperand(0)
-                 .getDefiningOp<arith::AddFOp>();
-  return add && add->getBlock() == op.getBlock() ? add : arith::AddFOp();
-}
-
+/// Whether `op` is a float sum on tensors (FloatSums.h): one that may be
+/// reassociated into lanes.
 bool isFloatSum(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
-    return false;
-  Block *body = op.getBlock();
-  arith::AddFOp add = yieldedAdd(op);
-  if (!add)
-    return false;
-  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  if (!out.hasOneUse() || (add.getLhs() != out && add.getRhs() != out))
-    return false;
-  return !body->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
+  return op.hasPureTensorSemantics() && quant_affine::floatSumStep(op);
 }
 
 /// The weight, whose contiguous dim the vectors run along: the input with
@@ -130,7 +111,7 @@ bool hasVectorizableOperands(linalg::GenericOp op) {
 /// anyway, and the product's factors (the weight as dequantized) are
 /// unchanged.
 void markFusableProduct(linalg::GenericOp op, bool lanesSummed) {
-  arith::AddFOp combiner = yieldedAdd(op);
+  arith::AddFOp combiner = quant_affine::floatSumStep(op);
   Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   Value addend =
       combiner.getLhs() == out ? combiner.getRhs() : combiner.getLhs();
@@ -208,7 +189,7 @@ splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<utils::IteratorType> sumIterators(rank,
                                                 utils::IteratorType::parallel);
   sumIterators.push_back(utils::IteratorType::reduction);
-  arith::AddFOp originalAdd = yieldedAdd(op);
+  arith::AddFOp originalAdd = quant_affine::floatSumStep(op);
   bool outFirst = originalAdd.getLhs() ==
                   op.getMatchingBlockArgument(op.getDpsInitOperand(0));
   arith::FastMathFlags flags = originalAdd.getFastmath();

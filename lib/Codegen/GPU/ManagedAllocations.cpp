@@ -20,9 +20,9 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -45,12 +45,9 @@ bool onHost(Operation *op) {
 /// layout on both sides (what gpu.memcpy lowers). The copy that returns a
 /// tensor computed into an argument's buffer is one.
 bool copiesArgument(memref::CopyOp copy) {
-  auto rootIsArgument = [](Value buffer) {
-    while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-      buffer = view.getViewSource();
-    return isa<BlockArgument>(buffer) &&
-           isa<FunctionOpInterface>(
-               cast<BlockArgument>(buffer).getOwner()->getParentOp());
+  auto rootIsArgument = [](MemrefValue buffer) {
+    auto root = dyn_cast<BlockArgument>(memref::skipViewLikeOps(buffer));
+    return root && isa<FunctionOpInterface>(root.getOwner()->getParentOp());
   };
   auto source = dyn_cast<MemRefType>(copy.getSource().getType());
   auto target = dyn_cast<MemRefType>(copy.getTarget().getType());

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/FloatSums.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -77,21 +78,6 @@ bool isBufferReduction(linalg::LinalgOp op) {
   op.getReductionDims(reductions);
   return llvm::none_of(
       reductions, [&](unsigned dim) { return outMap.isFunctionOfDim(dim); });
-}
-
-/// The `arith.addf %out, %v` a float sum's body yields, `%out` (the output
-/// element) used nowhere else and no linalg.index: a sum that may be
-/// reassociated (as quant-affine-vectorize-contractions does on the CPU).
-arith::AddFOp floatSumStep(linalg::LinalgOp op) {
-  Block &body = op->getRegion(0).front();
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || add->getBlock() != &body ||
-      !body.getOps<linalg::IndexOp>().empty())
-    return nullptr;
-  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  if (!out.hasOneUse() || (add.getLhs() != out && add.getRhs() != out))
-    return nullptr;
-  return add;
 }
 
 /// The loops of `op`, parallel and reduction dims apart.
@@ -255,10 +241,9 @@ bool hasOneResult(linalg::LinalgOp op) {
 /// Lowers `op` into an scf.parallel of its parallel dims around scf.for
 /// loops of its reduction dims that carry the output element.
 void lowerToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
-                  const LoopBounds &parallelIn, const LoopBounds &reduction,
+                  const LoopBounds &parallel, const LoopBounds &reduction,
                   Value filled) {
   Location loc = op.getLoc();
-  const LoopBounds &parallel = parallelIn;
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   OpOperand *init = op.getDpsInitOperand(0);
   Value out = init->get();
@@ -290,7 +275,7 @@ void lowerToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
 /// Lowers the float sum `op` (its step `add`) over a warp per result.
 void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
                      arith::AddFOp add, const WarpPlan &plan,
-                     const LoopBounds &parallelIn, SmallVector<int64_t> sizes,
+                     const LoopBounds &parallelIn, ArrayRef<int64_t> sizes,
                      Value filled) {
   constexpr int64_t kWarp = 32;
   Location loc = op.getLoc();
@@ -420,7 +405,8 @@ std::optional<WarpPlan> planWarpSum(linalg::LinalgOp op, int64_t warpThreads,
                                     int64_t blockSize, int64_t maxWidth,
                                     int64_t maxRows) {
   // f32 sums only: NVVM shuffles 32-bit values.
-  if (warpThreads <= 0 || blockSize % 32 != 0 || !floatSumStep(op) ||
+  if (warpThreads <= 0 || blockSize % 32 != 0 ||
+      !quant_affine::floatSumStep(op) ||
       !getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32())
     return std::nullopt;
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
@@ -492,8 +478,8 @@ void lower(RewriterBase &rewriter, linalg::LinalgOp op, int64_t warpThreads,
   // step rather than run as a kernel of its own.
   Value filled = takeFill(op);
   if (plan)
-    lowerToWarpSums(rewriter, op, floatSumStep(op), *plan, parallel,
-                    op.getStaticLoopRanges(), filled);
+    lowerToWarpSums(rewriter, op, quant_affine::floatSumStep(op), *plan,
+                    parallel, op.getStaticLoopRanges(), filled);
   else
     lowerToLoops(rewriter, op, parallel, reduction, filled);
   rewriter.eraseOp(op);
