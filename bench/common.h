@@ -147,6 +147,15 @@ inline double now() {
       .count();
 }
 
+/// The signed code of element `i` of weights stored as int8 (`bits` 8) or as
+/// int4 packed two per byte, low nibble first (`bits` 4).
+inline int weightCode(const uint8_t *codes, int64_t i, int64_t bits) {
+  if (bits == 8)
+    return static_cast<int8_t>(codes[i]);
+  int nibble = (codes[i / 2] >> (4 * (i % 2))) & 15;
+  return nibble >= 8 ? nibble - 16 : nibble;
+}
+
 /// The descriptor of a row-major rows x cols buffer.
 inline MemRef2D desc(void *p, int64_t rows, int64_t cols) {
   return {p, p, 0, {rows, cols}, {cols, 1}};

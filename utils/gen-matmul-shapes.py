@@ -8,8 +8,12 @@ activations.
 
 usage: gen-matmul-shapes.py SEED COUNT > out.mlir
 """
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from matmul_cases import fused_matmul  # noqa: E402
 
 
 def matmul(name, rng):
@@ -19,25 +23,7 @@ def matmul(name, rng):
     k = rng.choice([1, 2, 5, 32, 64]) * (block or 32)
     bits = rng.choice([4, 8])
     act = rng.choice(["f32", "f16", "bf16"])
-    scales = "%dx%d" % (n, k // block) if block else "%dx1" % n
-    encoding = " block [1, %d]" % block if block else ""
-    x, q, w = "tensor<%dx%dx%s>" % (m, k, act), "tensor<%dx%dxi%d>" % (n, k, bits), "tensor<%dx%dx%s>" % (n, k, act)
-    y, s = "tensor<%dx%dx%s>" % (m, n, act), "tensor<%sxf32>" % scales
-    out = y.replace("tensor", "memref")
-    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    return "\n".join([
-        "func.func @%s(%%x: %s, %%q: %s, %%s: %s, %%out: %s) {" % (name, x, q, s, out),
-        "  %%w = quant_affine.dequantize %%q, %%s range [%d, %d]%s : (%s, %s) -> %s" % (lo, hi, encoding, q, s, w),
-        "  %%zero = arith.constant 0.0 : %s" % act,
-        "  %%e = tensor.empty() : %s" % y,
-        "  %%f = linalg.fill ins(%%zero : %s) outs(%%e : %s) -> %s" % (act, y, y),
-        "  %%y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
-        "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] "
-        "ins(%%x, %%w : %s, %s) outs(%%f : %s) -> %s" % (x, w, y, y),
-        "  bufferization.materialize_in_destination %%y in restrict writable %%out : (%s, %s) -> ()" % (y, out),
-        "  return",
-        "}",
-        ""])
+    return fused_matmul(name, m, n, k, bits, block, act)
 
 
 def main():

@@ -58,8 +58,7 @@ inline BenchDevice startBench() {
 }
 
 inline MemRef2D deviceView(CUdeviceptr data, int64_t rows, int64_t cols) {
-  void *p = reinterpret_cast<void *>(data);
-  return MemRef2D{p, p, 0, {rows, cols}, {cols, 1}};
+  return desc(reinterpret_cast<void *>(data), rows, cols);
 }
 
 inline double medianOf(std::vector<double> xs) {

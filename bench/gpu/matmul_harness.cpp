@@ -63,15 +63,8 @@ struct Case {
   int64_t weightBytes() const { return codeBytes + scaleCount * 4; }
 
   float weight(int64_t n, int64_t k) const {
-    int64_t i = n * c.k + k;
-    int code;
-    if (c.bits == 8) {
-      code = static_cast<int8_t>(codes[i]);
-    } else {
-      int nibble = (codes[i / 2] >> (4 * (i % 2))) & 15;
-      code = nibble >= 8 ? nibble - 16 : nibble;
-    }
-    return static_cast<float>(code) * scales[n * (c.k / c.block) + k / c.block];
+    return static_cast<float>(weightCode(codes.data(), n * c.k + k, c.bits)) *
+           scales[n * (c.k / c.block) + k / c.block];
   }
 
   void upload(int64_t copies) {

@@ -81,11 +81,7 @@ struct Bench {
   int64_t weightBytes() const { return codeBytes + scaleCount * 4; }
 
   int code(const Weights &w, int64_t n, int64_t k) const {
-    int64_t i = n * c.k + k;
-    if (c.bits == 8)
-      return int8_t(w.codes[i]);
-    int nibble = (w.codes[i / 2] >> (4 * (i % 2))) & 15;
-    return nibble >= 8 ? nibble - 16 : nibble;
+    return weightCode(w.codes, n * c.k + k, c.bits);
   }
   float weight(const Weights &w, int64_t n, int64_t k) const {
     return float(code(w, n, k)) * w.scales[n * (c.k / c.block) + k / c.block];
