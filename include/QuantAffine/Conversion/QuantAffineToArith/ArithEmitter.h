@@ -136,6 +136,8 @@ public:
     return intConstant(compute.getWidth(), value);
   }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value addI(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value subI(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value maxSI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
   Value minSI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }

@@ -128,6 +128,14 @@ struct APFloatArith {
     a.i -= b.i;
     return a;
   }
+  Value addI(Value a, const Value &b) const {
+    a.i += b.i;
+    return a;
+  }
+  Value orI(Value a, const Value &b) const {
+    a.i |= b.i;
+    return a;
+  }
   Value maxSI(const Value &a, const Value &b) const {
     return a.i.sgt(b.i) ? a : b;
   }

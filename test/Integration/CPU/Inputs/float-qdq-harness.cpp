@@ -8,6 +8,8 @@
 // compares with the hash of ref.py's outputs (utils/gen-float-qdq-tests.py).
 // See float-qdq-exhaustive.mlir.
 
+#include "float_grid_reference.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -56,59 +58,6 @@ MAXVAL_FORMATS(bf16)
 #undef X
 
 namespace {
-
-struct Format {
-  const char *name;
-  int e, m;
-  bool finite, unsignedZero;
-};
-
-// The grid: smallest normal exponent and largest value.
-struct Grid {
-  int minExponent;
-  double max;
-  bool negativeZero;
-};
-
-Grid gridOf(const Format &f) {
-  struct Named {
-    int e, m;
-    bool finite, uz;
-    Grid grid;
-  };
-  static const Named named[] = {
-      {5, 10, false, false, {-14, 65504.0, true}},
-      {8, 7, false, false, {-126, 3.3895313892515355e38, true}},
-      {4, 3, true, false, {-6, 448.0, true}},
-      {4, 3, true, true, {-7, 240.0, false}},
-      {5, 2, false, false, {-14, 57344.0, true}},
-      {5, 2, true, true, {-15, 57344.0, false}},
-  };
-  for (const Named &n : named)
-    if (n.e == f.e && n.m == f.m && n.finite == f.finite &&
-        n.uz == f.unsignedZero)
-      return n.grid;
-  int bias = (1 << (f.e - 1)) - 1;
-  return {-bias, std::ldexp(2.0 - std::ldexp(1.0, -f.m), bias), true};
-}
-
-// clamp then round to nearest even on the grid, exactly, in double.
-double fakeCast(double x, const Format &f) {
-  Grid g = gridOf(f);
-  if (std::isnan(x))
-    return x;
-  double c = std::fmin(std::fmax(x, -g.max), g.max);
-  if (c != 0) {
-    int e;
-    std::frexp(c, &e); // c = m * 2^e, 0.5 <= |m| < 1
-    int exponent = std::max(e - 1, g.minExponent);
-    double quantum = std::ldexp(1.0, exponent - f.m);
-    c = std::nearbyint(c / quantum) * quantum;
-  }
-  if (!g.negativeZero && c == 0)
-    c = 0.0;
-  return c;
-}
 
 double fromF16(uint16_t bits) {
   _Float16 h;
@@ -222,11 +171,8 @@ int main() {
     kernel(&a, &m, &b);
     // k = 2^(log2 maxval - log2 fmt_max) in f32, log2/exp2 correctly rounded.
     std::vector<float> factors;
-    for (float v : maxval) {
-      float shift = static_cast<float>(std::log2(static_cast<double>(v))) -
-                    static_cast<float>(std::log2(gridOf(f).max));
-      factors.push_back(static_cast<float>(std::exp2(shift)));
-    }
+    for (float v : maxval)
+      factors.push_back(maxvalFactor(v, f));
     failures += report(type, f, " maxval", in, out, bf16, factors);
   };
 #define X(T, N, E, M, F, U)                                                    \

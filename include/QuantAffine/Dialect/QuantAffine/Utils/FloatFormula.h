@@ -13,18 +13,25 @@
 //
 // The rounding is exact by construction. After the clamp to +-fmt_max, the
 // grid's quantum at |c| is q = 2^(max(e, emin) - M), where e is c's binary
-// exponent, read from its bits (an integer `and`, no log2). c * (1 / q) and
-// roundeven(...) * q are multiplications by powers of two whose results are
-// representable, so only roundeven rounds. The fake-cast type W (f32, or f64
-// where f32 cannot hold the format's quanta as normal numbers) holds every
-// value involved. f16 and bf16 round by the conversion to that type and back
-// (one correctly rounded conversion, bf16 in integer arithmetic).
+// exponent, read from its bits (an integer `and`, no log2). The fake-cast
+// type W (f32, or f64 where f32 cannot hold the format's quanta as normal
+// numbers) holds every value involved. Two exact ways to round onto that
+// grid (roundToBoundedGrid says which applies when):
+//  - the shifter: (c + S) - S with S = 1.5 * 2^(p - M) * q, p being W's
+//    mantissa width: c + S lies in the binade whose ulp is q, so the
+//    addition is the rounding (to nearest even: S / q is even), and the
+//    subtraction is exact. Four vector operations fewer than the other way.
+//  - scaling: c * (1 / q) and roundeven(...) * q are multiplications by
+//    powers of two whose results are representable, so only roundeven
+//    rounds.
+// f16 and bf16 round by the conversion to that type and back (one correctly
+// rounded conversion, bf16 in integer arithmetic).
 //
 // Beyond Utils/Formula.h, an `Arith` provides, in its compute type C:
 //   Value bitsOf(v);                  // the bits as a signless integer of C's
 //   width Value fromBits(i);                // and back Value
 //   intConstant(int64_t v);     // of C's width (wrapping) Value andI(a, b),
-//   subI(a, b), addI(a, b), maxSI(a, b), minSI(a, b); Value
+//   orI(a, b), subI(a, b), addI(a, b), maxSI(a, b), minSI(a, b); Value
 //   constantFloat(double v);    // v rounded to C Value log2(v), exp2(v); //
 //   only for the maxval factor, in f64
 //
@@ -38,6 +45,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -106,6 +114,47 @@ typename Arith::Value roundToGrid(Arith &a, typename Arith::Value c,
   return a.mul(a.roundEven(a.mul(c, inverse)), quantum);
 }
 
+/// roundToGrid for `c` with |c| < 2^(maxExponent + 1) or NaN (clamped to the
+/// format's range), through the shifter where it is exact: M <= p - 2 and
+/// 2^(maxExponent + p - M + 1) finite in C. Let e' = max(e, minExponent),
+/// q = 2^(e' - M) and S = 1.5 * 2^(e' + p - M), built from c's exponent
+/// field like q. |c| < 2^(e' + 1) <= S / 3, so c + S lies in
+/// [2^(e' + p - M), 2^(e' + p - M + 1)], where the representable numbers are
+/// exactly the multiples of q: fl(c + S) = S + q * roundeven(c / q), ties to
+/// even because S / q = 3 * 2^(p - M - 1) is even. Subtracting S is exact
+/// (a multiple of q of at most 2^(M + 1) quanta). The difference is +0 where
+/// c rounds to zero, so c's sign bit is or'ed in, as roundeven(c / q) * q
+/// keeps it; with `unsignedZero` (zeros come out +0) it is not. A NaN c
+/// stays NaN whatever S its field makes.
+template <typename Arith>
+typename Arith::Value
+roundToBoundedGrid(Arith &a, typename Arith::Value c, int64_t mantissaBits,
+                   int64_t minExponent, int64_t maxExponent,
+                   bool unsignedZero) {
+  bool isF32 = a.compute.isF32();
+  int64_t p = a.compute.getFPMantissaWidth() - 1;
+  int64_t bias = isF32 ? 127 : 1023;
+  int64_t largestField = 2 * bias;
+  int64_t m = mantissaBits;
+  if (m > p - 2 || maxExponent + p - m + 1 + bias > largestField) {
+    auto r = roundToGrid(a, c, mantissaBits, minExponent, maxExponent);
+    // -0 + +0 = +0; nothing else changes.
+    return unsignedZero ? a.add(r, a.constantFloat(0.0)) : r;
+  }
+  int64_t expMask = isF32 ? 0x7F800000 : 0x7FF0000000000000;
+  int64_t signMask = isF32 ? 0x80000000 : std::numeric_limits<int64_t>::min();
+  auto bits = a.bitsOf(c);
+  auto field = a.andI(bits, a.intConstant(expMask));
+  field = a.maxSI(field, a.intConstant((minExponent + bias) << p));
+  // S's field is e' + p - M, its mantissa 0.5.
+  int64_t toShifter = ((p - m) << p) + (int64_t{1} << (p - 1));
+  auto shifter = a.fromBits(a.addI(field, a.intConstant(toShifter)));
+  auto r = a.sub(a.add(c, shifter), shifter);
+  if (unsignedZero)
+    return r;
+  return a.fromBits(a.orI(a.bitsOf(r), a.andI(bits, a.intConstant(signMask))));
+}
+
 /// clamp(y, -fmt_max, fmt_max) rounded to the format's grid, in the Arith's
 /// compute type (the format's fakeCastType). NaN stays NaN; -0 stays -0
 /// unless the format has unsigned_zero. With `onGrid` (every value `y` can
@@ -119,16 +168,13 @@ typename Arith::Value fakeCastInCompute(Arith &a, typename Arith::Value y,
   auto lo = a.constantFloat(-format.maxValue());
   auto c = a.select(a.less(y, lo), lo, y);
   c = a.select(a.less(hi, c), hi, c);
-  typename Arith::Value r = c;
   FloatType via = format.conversionType(a.compute.getContext());
-  if (onGrid) {
-    // Nothing to round.
-  } else if (via && a.compute.isF32()) {
-    r = a.toFloat(a.toFloat(c, via), a.compute);
-  } else {
-    r = roundToGrid(a, c, format.mantissaBits, format.minExponent(),
-                    format.maxExponent());
-  }
+  bool byConversion = via && a.compute.isF32();
+  if (!onGrid && !byConversion)
+    return roundToBoundedGrid(a, c, format.mantissaBits, format.minExponent(),
+                              format.maxExponent(), format.unsignedZero);
+  typename Arith::Value r =
+      byConversion && !onGrid ? a.toFloat(a.toFloat(c, via), a.compute) : c;
   if (format.unsignedZero)
     r = a.add(r, a.constantFloat(0.0)); // -0 + +0 = +0; nothing else changes.
   return r;
