@@ -13,7 +13,11 @@ quantize, quantize of dequantize, single ops), with random input types
 sets (subnormal, zero, negative, huge, 0.1, powers of two; offsets integer,
 0.5, +-0.0) and inputs with NaN, +-Inf, ties, huge and subnormal values,
 and torchao's `float_zero_point` (whole chains) or `reciprocal`
-(quantizing ops).
+(quantizing ops). A quarter of the cases are float_qdq instead, alone or
+applied twice (the chain the canonicalizer folds): the six real formats and
+random AIMET grids ([1..10, 0..52]), with or without a maxval (per tensor,
+per channel, blocks; 0, negative, NaN and inf among them), on inputs at,
+near and between grid values of every binade, the clamp and the specials.
 
 Each batch of cases is compiled and run three ways and the printed bits are
 compared:
@@ -72,8 +76,81 @@ class Gen:
             return self.rng.choice([0.5, -0.0, 0.0, -1.5, 0.7, -0.3])
         return float(self.rng.randint(-5, 5))
 
+    # float_qdq's real formats: (E, M), flags, emin, emax, fmt_max.
+    NAMED_FORMATS = [((4, 3), " finite", -6, 8, 448.0),
+                     ((4, 3), " finite unsigned_zero", -7, 7, 240.0),
+                     ((5, 2), "", -14, 15, 57344.0),
+                     ((5, 2), " finite unsigned_zero", -15, 15, 57344.0),
+                     ((5, 10), "", -14, 15, 65504.0),
+                     ((8, 7), "", -126, 127, 3.3895313892515355e38)]
+    # The smallest and largest binary exponents of each input type's values.
+    EXPONENTS = {"f16": (-24, 15), "bf16": (-133, 127), "f32": (-149, 127),
+                 "f64": (-1074, 1023)}
+
+    def grid_value(self, m, emin, emax, fmt_max, xdt):
+        """A value at, near or between grid values of a random binade (and a
+        few below the smallest quantum or above fmt_max), or a special."""
+        rng = self.rng
+        if rng.random() < 0.1:
+            return rng.choice([float("nan"), float("inf"), float("-inf"), 0.0, -0.0, fmt_max,
+                               -fmt_max, fmt_max * (1 + 2.0 ** -9), 1e300, -5e-324])
+        lo, hi = self.EXPONENTS[xdt]
+        e = rng.randint(max(emin - m - 2, lo), min(emax + 1, hi))
+        qe = max(e, emin) - m
+        n = math.floor(2.0 ** (e - qe) * (1 + rng.random())) if e >= qe else 0
+        frac = rng.choice([0.0, 0.5, 0.5, 0.25, 0.75, rng.random()])
+        v = math.ldexp(n + frac, qe)
+        if rng.random() < 0.3:  # an ulp or so off the tie
+            v *= 1 + rng.choice([-1, 1]) * 2.0 ** -rng.choice([8, 11, 24, 53])
+        return -v if rng.random() < 0.5 else v
+
+    def float_case(self, name):
+        rng = self.rng
+        xdt = rng.choice(FLOATS)
+        if rng.random() < 0.5:
+            (e, m), flags, emin, emax, fmt_max = rng.choice(self.NAMED_FORMATS)
+        else:
+            e, m, flags = rng.randint(1, 10), rng.choice([0, 1, 2, 3, 7, 10, 20, 21, 22, 23, 50, 51, 52]), ""
+            bias = 2 ** (e - 1) - 1
+            emin, emax, fmt_max = -bias, bias, math.ldexp(2.0 - 2.0 ** -m, bias)
+        rank = rng.choice([1, 2, 2, 3])
+        shape = [rng.choice([2, 3, 4]) for _ in range(rank - 1)] + [rng.choice([8, 16, 32])]
+        nx = 1
+        for d in shape:
+            nx *= d
+        maxvals, sshape, block = None, [], None
+        if rng.random() < 0.4:
+            gran = rng.choice(["tensor", "channel", "block", "last"])
+            if gran == "channel":
+                sshape = [shape[0]] + [1] * (rank - 1)
+            elif gran == "last":
+                sshape = [shape[-1]]
+            elif gran == "block":
+                b = rng.choice([2, 4, 8])
+                sshape, block = [shape[-1] // b], [rng.choice([b, -1])]
+            nm = 1
+            for d in sshape:
+                nm *= d
+            maxvals = [rng.choice([2.5, 1000.0, 1.0, 448.0, 57344.0, 1e-3, 3e-5, 123.456, 7.0])
+                       if rng.random() < 0.95 else
+                       rng.choice([0.0, -2.5, float("inf"), float("nan")]) for _ in range(nm)]
+        xs = [self.grid_value(m, emin, emax, fmt_max, xdt) for _ in range(nx)]
+        if maxvals:  # the grid of x / k
+            k = [2.0 ** (math.log2(abs(v)) - math.log2(fmt_max))
+                 if v != 0 and math.isfinite(v) else 1.0 for v in maxvals]
+            c = dict(shape=shape, sshape=sshape, block=block, scales=k)
+            xs = [x * scale_of_lane(c, i) for i, x in enumerate(xs)]
+        if xdt == "bf16":
+            xs = [bf16_exact(v) if math.isfinite(v) else v for v in xs]
+        kind = rng.choice(["fqdq", "fqdq-fqdq"])
+        return dict(name=name, xdt=xdt, kind=kind, shape=shape, sshape=sshape, block=block,
+                    scales=maxvals, offsets=None, xs=xs, sdt=xdt, qmin=0, compute=None,
+                    format="[%d, %d]%s" % (e, m, flags))
+
     def case(self, name):
         rng = self.rng
+        if rng.random() < 0.25:
+            return self.float_case(name)
         xdt = rng.choice(FLOATS + ["f32", "f64"])
         kind = rng.choice(["qdq-qdq", "qdq-qdq", "deq-q", "deq-q", "q-deq", "q-deq", "qdq", "q", "deq"])
         bits = rng.choice([1, 4, 8, 8, 8, 12, 16, 21, 22])
@@ -156,9 +233,29 @@ def attrs(c, op):
     return a
 
 
+def float_qdq_lines(c):
+    """The float_qdq case's ops: one, or two in a chain."""
+    X, S = ttype(c["shape"], c["xdt"]), ttype(c["sshape"], "f32")
+    lines, operand, types = [], "", X
+    if c["scales"] is not None:
+        lines.append("  %%m = arith.constant dense<\"%s\"> : %s" % (hex_dense(c["scales"], "f32"), S))
+        operand, types = ", %m", "%s, %s" % (X, S)
+    block = " block [%s]" % ", ".join(map(str, c["block"])) if c["block"] else ""
+    prev = "%x"
+    for i in range(2 if c["kind"] == "fqdq-fqdq" else 1):
+        lines.append("  %%y%d = quant_affine.float_qdq %s%s format %s%s : (%s) -> %s"
+                     % (i, prev, operand, c["format"], block, types, X))
+        prev = "%%y%d" % i
+    lines.append("  %%y = tensor.cast %s : %s to %s" % (prev, X, X))
+    return lines
+
+
 def emit_case(c):
     """The case function: input as an argument, encoding as constants."""
     X, S = ttype(c["shape"], c["xdt"]), ttype(c["sshape"], "f32")
+    if c["kind"].startswith("fqdq"):
+        return finish_case(c, ["func.func @%s(%%x: %s) -> tensor<?xi64> {" % (c["name"], X)]
+                           + float_qdq_lines(c), c["xdt"])
     Q = ttype(c["shape"], c["sdt"])
     lines = ["func.func @%s(%%x: %s) -> tensor<?xi64> {" % (c["name"], X),
              "  %%s = arith.constant dense<\"%s\"> : %s" % (hex_dense(c["scales"], "f32"), S)]
@@ -197,6 +294,11 @@ def emit_case(c):
         lines.append("  %%q = %s" % op("quantize", "%x", X, Q))
         lines.append("  %%y = %s" % op("dequantize", "%q", Q, X))
         rt = c["xdt"]
+    return finish_case(c, lines, rt)
+
+
+def finish_case(c, lines, rt):
+    """The result %y of type `rt` as bits in a tensor<?xi64>."""
     n = 1
     for d in c["shape"]:
         n *= d
