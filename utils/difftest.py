@@ -38,8 +38,8 @@ import subprocess
 import sys
 import tempfile
 
-from qatest_common import (FLOATS, WIDTH, bf16_exact, hex_dense, is_nan_bits,
-                           runner_command, ttype)
+from qatest_common import (FLOAT_FORMATS, FLOATS, WIDTH, aimet_grid, bf16_exact, hex_dense,
+                           is_nan_bits, runner_command, ttype)
 
 
 class Gen:
@@ -76,13 +76,6 @@ class Gen:
             return self.rng.choice([0.5, -0.0, 0.0, -1.5, 0.7, -0.3])
         return float(self.rng.randint(-5, 5))
 
-    # float_qdq's real formats: (E, M), flags, emin, emax, fmt_max.
-    NAMED_FORMATS = [((4, 3), " finite", -6, 8, 448.0),
-                     ((4, 3), " finite unsigned_zero", -7, 7, 240.0),
-                     ((5, 2), "", -14, 15, 57344.0),
-                     ((5, 2), " finite unsigned_zero", -15, 15, 57344.0),
-                     ((5, 10), "", -14, 15, 65504.0),
-                     ((8, 7), "", -126, 127, 3.3895313892515355e38)]
     # The smallest and largest binary exponents of each input type's values.
     EXPONENTS = {"f16": (-24, 15), "bf16": (-133, 127), "f32": (-149, 127),
                  "f64": (-1074, 1023)}
@@ -108,11 +101,10 @@ class Gen:
         rng = self.rng
         xdt = rng.choice(FLOATS)
         if rng.random() < 0.5:
-            (e, m), flags, emin, emax, fmt_max = rng.choice(self.NAMED_FORMATS)
+            (e, m), flags, emin, emax, fmt_max = rng.choice(FLOAT_FORMATS)
         else:
             e, m, flags = rng.randint(1, 10), rng.choice([0, 1, 2, 3, 7, 10, 20, 21, 22, 23, 50, 51, 52]), ""
-            bias = 2 ** (e - 1) - 1
-            emin, emax, fmt_max = -bias, bias, math.ldexp(2.0 - 2.0 ** -m, bias)
+            emin, emax, fmt_max = aimet_grid(e, m)
         rank = rng.choice([1, 2, 2, 3])
         shape = [rng.choice([2, 3, 4]) for _ in range(rank - 1)] + [rng.choice([8, 16, 32])]
         nx = 1

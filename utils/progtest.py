@@ -10,9 +10,11 @@ usage: utils/progtest.py [--seed S] [--count N] [--jobs J] [--batch B]
 Generates N random programs. A program is a public kernel function, sometimes
 with helper functions it calls, and a part of @main that makes the kernel's
 arguments, calls it and prints every result as bits. Kernels mix the three
-quant_affine ops (tensor forms with every granularity, static and dynamic
-dims, static and `-1` blocks, scales and offsets as constants or arguments;
-scalar forms in linalg.generic bodies; vector forms on vector values) with
+quant_affine quantizer ops (tensor forms with every granularity, static and
+dynamic dims, static and `-1` blocks, scales and offsets as constants or
+arguments; scalar forms in linalg.generic bodies; vector forms on vector
+values) and float_qdq (real formats and AIMET grids, maxvals laid out as
+scales) with
 constants, arith and math on tensors, linalg matmul/reduce/generic/softmax,
 scf.if, scf.for, cf branches and calls, in f16/bf16/f32/f64; results are
 returned, written into tensor arguments, or written into memref arguments.
@@ -58,11 +60,11 @@ import subprocess
 import sys
 import tempfile
 
-from qatest_common import (INF, MAX, NAN, PRECISION, WIDTH, add, cast,  # noqa: E402
-                           compute_type, fdiv, float_literal, hex_dense,
+from qatest_common import (FLOAT_FORMATS, INF, MAX, NAN, PRECISION, WIDTH, add,  # noqa: E402
+                           aimet_grid, cast, compute_type, fdiv, float_literal, hex_dense,
                            int_representable, int_to_float, is_nan_bits, keep_zero_sign,
-                           mul, ref_dequantize, ref_qdq, ref_quantize, rint,
-                           runner_command, sub, to_bits, to_signed)
+                           maxval_factor, mul, ref_dequantize, ref_float_qdq, ref_qdq,
+                           ref_quantize, rint, runner_command, sub, to_bits, to_signed)
 
 OPQ = "opaque"  # a lane the reference does not model (compared across option sets)
 
@@ -92,6 +94,7 @@ FEATURES = {
     "compute-type": "explicit compute types",
     "unit-dims": "dims of size 1 (1x1x1 tensors, 1-row matmuls)",
     "torchao": "torchao's reciprocal and float_zero_point on tensor quantizer ops",
+    "float-qdq": "float_qdq: real formats and AIMET grids, with or without a maxval",
 }
 
 # Each entry: (pre-passes, pipeline options). `cover` has every option value
@@ -773,6 +776,44 @@ class Program:
         enc = self.encoding(fn, rng, x.shape, "qdq", x.elem)
         return self.quant_op(fn, rng, "qdq", x, enc, x.elem)
 
+    def step_float_qdq(self, fn, pool, rng):
+        """float_qdq of a float value: a real format or an AIMET grid, with a
+        maxval (the layouts and sources of a qdq's scales) or without."""
+        x = self.pick(rng, pool, lambda v: is_float(v.elem))
+        if x is None:
+            return None
+        if rng.random() < 0.5:
+            (e, m), flags, emin, _, fmt_max = rng.choice(FLOAT_FORMATS)
+        else:
+            e, m, flags = rng.randint(1, 8), rng.choice([0, 1, 2, 3, 5, 7, 10, 21, 22, 23, 52]), ""
+            emin, _, fmt_max = aimet_grid(e, m)
+        unsigned_zero = "unsigned_zero" in flags
+        attrs, operands, types, factors = "", "", x.type, None
+        if rng.random() < 0.4:
+            enc = self.encoding(fn, rng, x.shape, "qdq", x.elem)
+            enc.scales = [cast(rng.choice([2.5, 1000.0, 1.0, 448.0, 0.01, 7.0, 123.456])
+                               if rng.random() < 0.95 or not self.has("edge-values") else
+                               rng.choice([0.0, -2.5, INF, NAN]), enc.stype)
+                          for _ in enc.scales]
+            enc.offsets = None
+            ops, mtypes = self.emit_enc_operands(fn, rng, enc)
+            operands, types = ", " + ops[0], "%s, %s" % (x.type, mtypes[0])
+            if enc.block:
+                attrs = " block [%s]" % ", ".join(map(str, enc.block))
+            factors = [maxval_factor(v, fmt_max) for v in enc.scales]
+        r = Val(fn.fresh("f"), x.shape, x.dyn, x.elem, None)
+        fn.emit("%s = quant_affine.float_qdq %s%s format [%d, %d]%s%s : (%s) -> %s"
+                % (r.name, x.name, operands, e, m, flags, attrs, types, r.type))
+        out = []
+        for j, xv in enumerate(x.data):
+            if xv is None or xv is OPQ:
+                out.append(xv)
+                continue
+            k = factors[enc.scale_index(unravel(j, x.shape))] if factors else None
+            out.append(ref_float_qdq(xv, x.elem, m, emin, fmt_max, unsigned_zero, k))
+        r.data = out
+        return r
+
     def step_quantize(self, fn, pool, rng):
         x = self.pick(rng, pool, lambda v: is_float(v.elem))
         if x is None:
@@ -1339,7 +1380,7 @@ class Program:
         if not pool:
             return None
         sub = rng.choice([k for k in ("qdq", "quantize", "dequantize", "arith", "math", "generic",
-                                      "vector", "scalar", "scf-if", "cf", "identity")
+                                      "vector", "scalar", "scf-if", "cf", "identity", "float-qdq")
                           if k in ("qdq", "quantize", "dequantize", "identity") or self.has(k)])
         args = [self.pick(rng, pool, lambda v: True)]
         if rng.random() < 0.3:
@@ -1379,6 +1420,7 @@ class Program:
             pool.append(self.fresh_float(K, self.rng("in0")))
         weights = dict(qdq=4, quantize=3, dequantize=3, arith=2, math=1, matmul=1, reduce=1,
                        generic=2, softmax=1, vector=1, call=1, cf=1, scalar=1)
+        weights["float-qdq"] = 2
         weights["scf-if"] = 1
         weights["scf-for"] = 1
         kinds = [k for k in weights if k in ("qdq", "quantize", "dequantize") or self.has(k)]
@@ -1657,6 +1699,7 @@ STEPS = {
     "reduce": Program.step_reduce, "softmax": Program.step_softmax, "generic": Program.step_generic,
     "vector": Program.step_vector, "scf-if": Program.step_scf_if, "scf-for": Program.step_scf_for,
     "cf": Program.step_cf, "call": Program.step_call, "scalar": Program.step_scalar,
+    "float-qdq": Program.step_float_qdq,
 }
 
 

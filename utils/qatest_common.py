@@ -296,6 +296,52 @@ def ref_qdq(x, s, o, qmin, qmax, C, xtype, reciprocal=False, fzp=False, stype="f
 
 
 # --------------------------------------------------------------- running
+# ------------------------------------------------------------ float_qdq
+# float_qdq's real formats: (E, M), flags, emin, emax, fmt_max.
+FLOAT_FORMATS = [((4, 3), " finite", -6, 8, 448.0),
+                 ((4, 3), " finite unsigned_zero", -7, 7, 240.0),
+                 ((5, 2), "", -14, 15, 57344.0),
+                 ((5, 2), " finite unsigned_zero", -15, 15, 57344.0),
+                 ((5, 10), "", -14, 15, 65504.0),
+                 ((8, 7), "", -126, 127, 3.3895313892515355e38)]
+
+
+def aimet_grid(e, m):
+    """emin, emax and fmt_max of AIMET's IEEE-like [e, m] grid."""
+    bias = 2 ** (e - 1) - 1
+    return -bias, bias, math.ldexp(2.0 - 2.0 ** -m, bias)
+
+
+def fake_cast(x, m, emin, fmt_max, unsigned_zero=False):
+    """x clamped to +-fmt_max and rounded to nearest even on the grid with
+    m mantissa bits and smallest normal exponent emin, exactly (double)."""
+    if x != x:
+        return x
+    c = min(max(x, -fmt_max), fmt_max)
+    if c != 0:
+        qe = max(math.frexp(c)[1] - 1, emin) - m
+        c = keep_zero_sign(math.ldexp(float(round(math.ldexp(c, -qe))), qe), c)
+    return 0.0 if unsigned_zero and c == 0 else c
+
+
+def maxval_factor(maxval, fmt_max):
+    """AIMET's k = 2^(log2|maxval| - log2 fmt_max): log2 and exp2 in double
+    (the C library's, as the generated code calls them), steps in f32."""
+    a = abs(rnd32(maxval))
+    log2 = -INF if a == 0 else a if a != a or a == INF else math.log2(a)
+    shift = rnd32(rnd32(log2) - rnd32(math.log2(fmt_max)))
+    return rnd32(math.exp2(shift))
+
+
+def ref_float_qdq(x, xtype, m, emin, fmt_max, unsigned_zero=False, k=None):
+    """float_qdq of x (a value of xtype), with the factor k of a maxval."""
+    if k is None:
+        return cast(fake_cast(x, m, emin, fmt_max, unsigned_zero), xtype)
+    P = "f64" if xtype == "f64" else "f32"
+    on_grid = cast(fake_cast(fdiv(x, k, P), m, emin, fmt_max, unsigned_zero), P)
+    return cast(mul(on_grid, k, P), xtype)
+
+
 def runner_command(runner, libdir, openmp=False):
     cmd = [runner, "-e", "main", "-entry-point-result=void",
            "-shared-libs=%s/libmlir_runner_utils.so" % libdir,
