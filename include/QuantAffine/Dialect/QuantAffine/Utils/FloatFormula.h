@@ -89,6 +89,20 @@ struct FloatFormat {
   FloatType conversionType(MLIRContext *ctx) const;
 };
 
+/// The biased exponent field of `bits` (the bits of a value of the Arith's
+/// compute type C, f32 or f64, in place), raised to `minExponent`'s: the
+/// exponent e' = max(e, minExponent) of the grid's quantum at that value.
+template <typename Arith>
+typename Arith::Value raisedExponentField(Arith &a, typename Arith::Value bits,
+                                          int64_t minExponent) {
+  bool isF32 = a.compute.isF32();
+  int64_t p = a.compute.getFPMantissaWidth() - 1;
+  int64_t bias = isF32 ? 127 : 1023;
+  int64_t expMask = isF32 ? 0x7F800000 : 0x7FF0000000000000;
+  auto field = a.andI(bits, a.intConstant(expMask));
+  return a.maxSI(field, a.intConstant((minExponent + bias) << p));
+}
+
 /// `c` (in the Arith's compute type C, f32 or f64) rounded to nearest even
 /// onto the grid with `mantissaBits` M whose binades run from 2^minExponent
 /// to 2^maxExponent: the quantum at |c| is 2^(clamp(e, min, max) - M), e
@@ -104,9 +118,7 @@ typename Arith::Value roundToGrid(Arith &a, typename Arith::Value c,
   int64_t p = a.compute.getFPMantissaWidth() - 1;
   int64_t bias = a.compute.isF32() ? 127 : 1023;
   int64_t m = mantissaBits;
-  int64_t expMask = a.compute.isF32() ? 0x7F800000 : 0x7FF0000000000000;
-  auto field = a.andI(a.bitsOf(c), a.intConstant(expMask));
-  field = a.maxSI(field, a.intConstant((minExponent + bias) << p));
+  auto field = raisedExponentField(a, a.bitsOf(c), minExponent);
   // NaN's and inf's all-ones field: keep the quanta finite.
   field = a.minSI(field, a.intConstant((maxExponent + bias) << p));
   auto inverse = a.fromBits(a.subI(a.intConstant((2 * bias + m) << p), field));
@@ -141,11 +153,9 @@ roundToBoundedGrid(Arith &a, typename Arith::Value c, int64_t mantissaBits,
     // -0 + +0 = +0; nothing else changes.
     return unsignedZero ? a.add(r, a.constantFloat(0.0)) : r;
   }
-  int64_t expMask = isF32 ? 0x7F800000 : 0x7FF0000000000000;
   int64_t signMask = isF32 ? 0x80000000 : std::numeric_limits<int64_t>::min();
   auto bits = a.bitsOf(c);
-  auto field = a.andI(bits, a.intConstant(expMask));
-  field = a.maxSI(field, a.intConstant((minExponent + bias) << p));
+  auto field = raisedExponentField(a, bits, minExponent);
   // S's field is e' + p - M, its mantissa 0.5.
   int64_t toShifter = ((p - m) << p) + (int64_t{1} << (p - 1));
   auto shifter = a.fromBits(a.addI(field, a.intConstant(toShifter)));
