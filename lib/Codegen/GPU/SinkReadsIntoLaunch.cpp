@@ -41,15 +41,15 @@ Value rootOf(Value buffer) {
   return buffer;
 }
 
-/// The roots of the buffers that `launch` writes; null when some write names
-/// no buffer (then nothing is sunk).
-std::optional<llvm::SmallPtrSet<Value, 8>> writtenRoots(gpu::LaunchOp launch) {
-  llvm::SmallPtrSet<Value, 8> roots;
-  WalkResult walk = launch.getBody().walk([&](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+/// Adds to `roots` the roots of the buffers that `op` (with the ops nested
+/// in it) writes or frees; false when some write names no buffer or some op
+/// has unknown effects.
+bool addWrittenRoots(Operation *op, llvm::SmallPtrSet<Value, 8> &roots) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
     if (!effects) {
       // Unknown effects: only ops with regions say so through their bodies.
-      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+      return nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     }
@@ -64,9 +64,37 @@ std::optional<llvm::SmallPtrSet<Value, 8>> writtenRoots(gpu::LaunchOp launch) {
     }
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
-    return std::nullopt;
+  return !walk.wasInterrupted();
+}
+
+/// The roots of the buffers that `launch` writes; null when some write names
+/// no buffer (then nothing is sunk).
+std::optional<llvm::SmallPtrSet<Value, 8>> writtenRoots(gpu::LaunchOp launch) {
+  llvm::SmallPtrSet<Value, 8> roots;
+  for (Block &block : launch.getBody())
+    for (Operation &op : block)
+      if (!addWrittenRoots(&op, roots))
+        return std::nullopt;
   return roots;
+}
+
+/// Whether an op between `read` and `launch` (same block) may write or free
+/// a buffer that `read` reads: then the read must stay where it is.
+bool overwrittenBefore(Operation *read, gpu::LaunchOp launch) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(read);
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  if (effects)
+    effects.getEffects(instances);
+  if (instances.empty())
+    return false;
+  llvm::SmallPtrSet<Value, 8> between;
+  for (Operation *op = read->getNextNode(); op != launch.getOperation();
+       op = op->getNextNode())
+    if (!addWrittenRoots(op, between))
+      return true;
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    return between.contains(rootOf(e.getValue()));
+  });
 }
 
 /// Whether `op` only reads buffers, none of them one in `written`.
@@ -86,7 +114,8 @@ bool readsUnwritten(Operation *op, const llvm::SmallPtrSet<Value, 8> &written) {
 
 /// Clones into `launch`'s body the ops before it, in its block, that the body
 /// uses and that only read buffers it does not write (or have no effects),
-/// with such ops that feed them. (Upstream's sinkOperationsIntoLaunchOp sinks
+/// and that no op between them and the launch writes, with such ops that
+/// feed them. (Upstream's sinkOperationsIntoLaunchOp sinks
 /// an op only if each of its operands is sunk too or already used in the
 /// body; a read's buffer usually is not.)
 void sinkReads(gpu::LaunchOp launch,
@@ -98,7 +127,7 @@ void sinkReads(gpu::LaunchOp launch,
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val().getDefiningOp();
     if (!op || sunk.contains(op) || op->getBlock() != launch->getBlock() ||
-        !readsUnwritten(op, written))
+        !readsUnwritten(op, written) || overwrittenBefore(op, launch))
       continue;
     sunk.insert(op);
     llvm::append_range(worklist, op->getOperands());

@@ -81,3 +81,50 @@ func.func @used_on_both_sides(%s: memref<f32>, %y: memref<16xf32>) -> f32 {
   }
   return %scale : f32
 }
+
+// -----
+
+// A read of a buffer that the host writes after it, before the launch, stays
+// on the host: inside the kernel it would see the new value.
+
+// CHECK-LABEL: func.func @written_before_the_launch
+// CHECK: %[[S:.*]] = memref.load %arg0[]
+// CHECK: memref.store %{{.*}}, %arg0[]
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %arg0
+// CHECK: memref.store %[[S]], %arg1
+func.func @written_before_the_launch(%s: memref<f32>, %y: memref<16xf32>, %new: f32) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %scale = memref.load %s[] : memref<f32>
+  memref.store %new, %s[] : memref<f32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    memref.store %scale, %y[%tx] : memref<16xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// An op between them that writes another buffer does not keep it out.
+
+// CHECK-LABEL: func.func @other_buffer_written_before
+// CHECK-NOT: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %arg2[]
+// CHECK: gpu.launch
+// CHECK: %[[S:.*]] = memref.load %arg0[]
+// CHECK: memref.store %[[S]], %arg1
+func.func @other_buffer_written_before(%s: memref<f32>, %y: memref<16xf32>, %t: memref<f32>, %new: f32) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %scale = memref.load %s[] : memref<f32>
+  memref.store %new, %t[] : memref<f32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    memref.store %scale, %y[%tx] : memref<16xf32>
+    gpu.terminator
+  }
+  return
+}

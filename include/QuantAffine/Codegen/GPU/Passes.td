@@ -145,9 +145,10 @@ def QuantAffineSinkReadsIntoLaunchPass
     with `cuMemAlloc` is device memory: the host cannot read it, and the
     program would crash. This pass sinks every read that feeds a
     `gpu.launch` from outside (and the side-effect-free ops between the read
-    and the launch) into the launch's body, as long as the launch writes no
-    buffer with the same root (a function argument or an allocation, through
-    views), so each thread reads the value itself. Function arguments are
+    and the launch) into the launch's body, as long as neither the launch
+    nor an op between the read and the launch writes a buffer with the same
+    root (a function argument or an allocation, through views), so each
+    thread reads the value the host would have read. Function arguments are
     taken not to alias one another, as bufferization takes them.
   }];
   let dependentDialects = ["gpu::GPUDialect"];
