@@ -66,3 +66,27 @@ inline double medianOf(std::vector<double> xs) {
   size_t n = xs.size();
   return n % 2 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
 }
+
+/// Times batches of launches on the bench stream with CUDA events.
+class LaunchTimer {
+public:
+  LaunchTimer() {
+    CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  }
+  /// Seconds per call of `body` (which launches on benchStream), averaged
+  /// over `reps` calls between two events.
+  template <typename Body> double seconds(int reps, Body &&body) {
+    CHECK_CU(cuEventRecord(start, benchStream));
+    for (int r = 0; r < reps; ++r)
+      body();
+    CHECK_CU(cuEventRecord(stop, benchStream));
+    CHECK_CU(cuEventSynchronize(stop));
+    float ms = 0;
+    CHECK_CU(cuEventElapsedTime(&ms, start, stop));
+    return ms / 1e3 / reps;
+  }
+
+private:
+  CUevent start, stop;
+};

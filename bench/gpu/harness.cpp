@@ -114,25 +114,16 @@ int main(int argc, char **argv) {
     variants.push_back(v);
   }
 
-  CUevent start, stop;
-  CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  LaunchTimer timer;
   const int reps = 20;
   for (int round = 0; round < rounds; ++round)
-    for (Variant &v : variants) {
-      CHECK_CU(cuEventRecord(start, benchStream));
-      for (int r = 0; r < reps; ++r) {
+    for (Variant &v : variants)
+      v.seconds.push_back(timer.seconds(reps, [&] {
         if (v.kernel)
           v.kernel->ours(&v.in, &v.s, &v.o, &v.out);
         else
           CHECK_CU(cuMemcpyDtoDAsync(dY, dX, kElems * 4, benchStream));
-      }
-      CHECK_CU(cuEventRecord(stop, benchStream));
-      CHECK_CU(cuEventSynchronize(stop));
-      float ms = 0;
-      CHECK_CU(cuEventElapsedTime(&ms, start, stop));
-      v.seconds.push_back(ms / 1e3 / reps);
-    }
+      }));
 
   double copyGBps =
       variants.front().bytes / medianOf(variants.front().seconds) / 1e9;

@@ -175,26 +175,14 @@ int main(int argc, char **argv) {
   CHECK_CU(cuMemsetD8(copyFrom, 1, copyBytes));
   std::vector<double> copySeconds;
 
-  CUevent start, stop;
-  CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  LaunchTimer timer;
   const int reps = 20;
-  auto timed = [&](auto &&body) {
-    CHECK_CU(cuEventRecord(start, benchStream));
-    for (int r = 0; r < reps; ++r)
-      body();
-    CHECK_CU(cuEventRecord(stop, benchStream));
-    CHECK_CU(cuEventSynchronize(stop));
-    float ms = 0;
-    CHECK_CU(cuEventElapsedTime(&ms, start, stop));
-    return ms / 1e3 / reps;
-  };
   for (int round = 0; round < rounds; ++round) {
-    copySeconds.push_back(timed([&] {
+    copySeconds.push_back(timer.seconds(reps, [&] {
       CHECK_CU(cuMemcpyDtoDAsync(copyTo, copyFrom, copyBytes, benchStream));
     }));
     for (Case &c : cases)
-      c.seconds.push_back(timed([&] { c.callNext(); }));
+      c.seconds.push_back(timer.seconds(reps, [&] { c.callNext(); }));
   }
 
   double copyGBps = 2.0 * copyBytes / medianOf(copySeconds) / 1e9;
