@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// How fast one core reads packed int4 weights in the order the decode
-// kernels read them (docs/FusedMatmul.md, "Left to do"): a register tile
-// takes 4 rows side by side, 32 bytes of each per step, against a plain
-// sequential read of the same bytes. No arithmetic beyond widening the bytes
+// How fast one core reads packed int4 weights in the orders a decode
+// kernel may read them (docs/FusedMatmul.md, "Spread rows"): a register
+// tile takes 4 rows, 32 bytes of each per step, either neighbours (the
+// kernels before 2026-11-27) or a quarter of the matrix apart (now), against
+// a plain sequential read of the same bytes. No arithmetic beyond widening the bytes
 // and adding them up, so the numbers are what the memory side allows for
 // each pattern; ours (bench/matmul/run.sh) can be set beside them.
 //
@@ -58,6 +59,32 @@ template <int Ahead, int Hint> int64_t tiledRows(const uint8_t *buffer) {
       _mm512_add_epi32(sum[0], sum[1]), _mm512_add_epi32(sum[2], sum[3])));
 }
 
+/// 4 rows a quarter of the matrix apart (rows t, t + R/4, t + R/2,
+/// t + 3R/4), 32 bytes of each per step: each row of the tile continues
+/// where the previous tile's left off, so the reads are 4 sequential streams.
+template <int Ahead, int Hint> int64_t spreadRows(const uint8_t *buffer) {
+  __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
+                    _mm512_setzero_si512(), _mm512_setzero_si512()};
+  constexpr int64_t kQuarter = kRows / 4 * kRowBytes;
+  for (int64_t row = 0; row < kRows / 4; ++row) {
+    const uint8_t *tile = buffer + row * kRowBytes;
+    for (int64_t k = 0; k < kRowBytes; k += 32) {
+      if constexpr (Ahead > 0)
+        if (k % 64 == 0)
+          for (int r = 0; r < 4; ++r)
+            _mm_prefetch(
+                reinterpret_cast<const char *>(tile + r * kQuarter + k + Ahead),
+                Hint);
+      for (int r = 0; r < 4; ++r) {
+        sum[r] = addBytes(sum[r], tile + r * kQuarter + k);
+        sum[r] = addBytes(sum[r], tile + r * kQuarter + k + 16);
+      }
+    }
+  }
+  return _mm512_reduce_add_epi32(_mm512_add_epi32(
+      _mm512_add_epi32(sum[0], sum[1]), _mm512_add_epi32(sum[2], sum[3])));
+}
+
 /// A plain sequential read, 256 bytes per step, as the bench's bound.
 template <Prefetch P> int64_t sequential(const uint8_t *buffer) {
   __m512i sum = _mm512_setzero_si512();
@@ -94,6 +121,9 @@ int main() {
       {"4 rows, L1 16 KiB ahead (as ours)", tiledRows<16384, _MM_HINT_T0>},
       {"4 rows, L2 16 KiB ahead", tiledRows<16384, _MM_HINT_T1>},
       {"4 rows, L2 32 KiB ahead", tiledRows<32768, _MM_HINT_T1>},
+      {"4 spread rows, no prefetch", spreadRows<0, _MM_HINT_T0>},
+      {"4 spread rows, L1 4 KiB ahead", spreadRows<4096, _MM_HINT_T0>},
+      {"4 spread rows, L1 16 KiB ahead", spreadRows<16384, _MM_HINT_T0>},
   };
   constexpr int kVariants = sizeof(variants) / sizeof(variants[0]);
   std::vector<std::vector<double>> seconds(kVariants);

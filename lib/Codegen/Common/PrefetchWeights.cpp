@@ -85,8 +85,11 @@ void collectWeightReads(Value factor, Block *block,
   }
 }
 
-/// Prefetches what `read` reads, `distanceBytes` further on along the
-/// memref's outermost dim (whole indices), clamped to its last index.
+/// Prefetches what `read` reads, `distanceBytes` further on (whole indices,
+/// clamped to the last) along the outermost dim whose index steps at most
+/// that far, or the next-to-last dim: the rows of a matrix, and with rows
+/// spread over it (`[rows, N / rows, K]`) the rows of one stream, not the
+/// next stream.
 void prefetchAhead(Operation *read, int64_t distanceBytes) {
   auto [base, indices] = readAddress(read);
   auto type = cast<MemRefType>(base.getType());
@@ -95,18 +98,21 @@ void prefetchAhead(Operation *read, int64_t distanceBytes) {
   Type element = type.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
     return;
+  // The bytes one step of each dim moves, innermost first.
+  int64_t dim = type.getRank() - 1;
   int64_t sliceBytes = element.getIntOrFloatBitWidth() / 8;
-  for (int64_t size : type.getShape().drop_front())
-    sliceBytes *= size;
+  while (dim > 0 && (dim + 1 == type.getRank() ||
+                     sliceBytes * type.getDimSize(dim) <= distanceBytes))
+    sliceBytes *= type.getDimSize(dim--);
   int64_t ahead = (distanceBytes + sliceBytes - 1) / sliceBytes;
-  int64_t last = type.getDimSize(0) - 1;
+  int64_t last = type.getDimSize(dim) - 1;
   if (ahead > last)
     return;
   OpBuilder b(read);
   Location loc = read->getLoc();
   Value shifted = arith::AddIOp::create(
-      b, loc, indices[0], arith::ConstantIndexOp::create(b, loc, ahead));
-  indices[0] = arith::MinUIOp::create(
+      b, loc, indices[dim], arith::ConstantIndexOp::create(b, loc, ahead));
+  indices[dim] = arith::MinUIOp::create(
       b, loc, shifted, arith::ConstantIndexOp::create(b, loc, last));
   memref::PrefetchOp::create(b, loc, base, indices, /*isWrite=*/false,
                              /*localityHint=*/3, /*isDataCache=*/true);

@@ -1,8 +1,9 @@
 // Prefetch of the weights summed products read (docs/FusedMatmul.md): each
 // read of byte-sized codes that a marked product inside a loop is computed
 // from (through casts, table lookups, arithmetic) gets a memref.prefetch of
-// the same place `distance` bytes (in whole outermost indices) further on,
-// clamped to the last index. Unmarked products, products outside loops and
+// the same place `distance` bytes further on, in whole indices of the
+// outermost dim that steps at most that far (or the next-to-last dim),
+// clamped to its last index. Unmarked products, products outside loops and
 // memrefs shorter than the distance get none; with distance 0, nothing is
 // prefetched. Either way the marks are gone.
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types=table-lookup --quant-affine-prefetch-weights=distance=256 --canonicalize --split-input-file | FileCheck %s
@@ -77,6 +78,41 @@ func.func @int8_rows(%codes: memref<64x32xi8>, %x: memref<32xf32>, %s: memref<64
     %w = arith.mulf %f, %sv : vector<32xf32>
     %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
     %p = arith.mulf %xv, %w fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
+    scf.yield %n : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// Rows spread over the matrix (docs/FusedMatmul.md): a tile reads rows t,
+// t + 16, t + 32, t + 48 of [4, 16, 32]. The prefetch steps along the rows of
+// each stream (dim 1: 256 bytes are 8 rows of 32), not into the next stream
+// (dim 0, 512 bytes a step).
+// CHECK-LABEL: func.func @spread_rows(
+// CHECK-SAME: %[[CODES:[a-z0-9]*]]: memref<4x16x32xi8>
+// CHECK-DAG: %[[AHEAD:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[LAST:.*]] = arith.constant 15 : index
+// CHECK: scf.for %[[T:[a-z0-9]*]] =
+// CHECK: %[[NEXT:.*]] = arith.addi %[[T]], %[[AHEAD]] : index
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %[[LAST]] : index
+// CHECK: memref.prefetch %[[CODES]][%c3, %[[CLAMPED]], %c0], read, locality<3>, data : memref<4x16x32xi8>
+// CHECK-NEXT: vector.transfer_read %[[CODES]][%c3, %[[T]],
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @spread_rows(%codes: memref<4x16x32xi8>, %x: memref<32xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %pi = arith.constant 0 : i8
+  %pf = arith.constant 0.0 : f32
+  %r = scf.for %t = %c0 to %c16 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
+    %q = vector.transfer_read %codes[%c3, %t, %c0], %pi {in_bounds = [true]} : memref<4x16x32xi8>, vector<32xi8>
+    %f = arith.sitofp %q : vector<32xi8> to vector<32xf32>
+    %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
+    %p = arith.mulf %xv, %f fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
     %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
     scf.yield %n : vector<32xf32>
   }

@@ -6,17 +6,24 @@
 // ZERO: lanes must be at least 1, got 0
 
 // x @ W^T with the dequantize fused in (as elementwise fusion leaves it): K
-// splits into steps and 32 lanes; tiles of 4 weight rows in an scf.forall;
-// steps of two blocks, the accumulators carried in vectors; the marked
-// product; the lanes summed once, reassociated.
+// splits into steps and 32 lanes; tiles of 4 weight rows a quarter of the
+// matrix apart (rows t, t + 16, t + 32, t + 48: 4 sequential streams) in an
+// scf.forall; steps of two blocks, the accumulators carried in vectors; the
+// marked product; the lanes summed once, reassociated; the result collapsed
+// back.
 // CHECK-LABEL: func.func @decode(
-// CHECK: tensor.expand_shape %{{.*}} output_shape [64, 8, 1, 32] : tensor<64x256xi4> into tensor<64x8x1x32xi4>
-// CHECK: scf.forall (%[[ROW:.*]]) = (0) to (64) step (4)
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<1x4x32xf32>)
-// CHECK: vector.transfer_read %{{.*}} : tensor<64x8x1x32xi4>, vector<32xi4>
+// CHECK-DAG: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [4, 16, 8] : tensor<64x8xf32> into tensor<4x16x8xf32>
+// CHECK-DAG: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [1, 4, 16] : tensor<1x64xf32> into tensor<1x4x16xf32>
+// CHECK-DAG: %[[W:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3, 4]] output_shape [4, 16, 8, 1, 32] : tensor<64x256xi4> into tensor<4x16x8x1x32xi4>
+// CHECK: scf.forall (%[[T:.*]]) in (16)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<1x4x1x32xf32>)
+// CHECK: vector.transfer_read %[[W]][%c0, %[[T]], {{.*}} : tensor<4x16x8x1x32xi4>, vector<32xi4>
+// CHECK: vector.transfer_read %[[W]][%c3, %[[T]], {{.*}} : tensor<4x16x8x1x32xi4>, vector<32xi4>
 // CHECK: arith.mulf {{.*}} fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
 // CHECK: arith.addf {{.*}} fastmath<contract> : vector<32xf32>
 // CHECK-COUNT-4: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<32xf32> into f32
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[0, 0, %[[T]]] [1, 4, 1] [1, 1, 1] : tensor<1x4x1xf32> into tensor<1x4x16xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<1x4x16xf32> into tensor<1x64xf32>
 // CHECK-NOT: linalg.generic
 // SERIAL-LABEL: func.func @decode(
 // SERIAL-NOT: scf.forall
@@ -40,6 +47,30 @@
     } -> tensor<1x64xf32>
     return %1 : tensor<1x64xf32>
   }
+
+// -----
+
+// Rows stay as they are where one tile takes all of them (4 rows).
+// CHECK-LABEL: func.func @decode_four_rows(
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: vector.transfer_read %{{.*}} : tensor<4x8x1x32xi4>, vector<32xi4>
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: return
+#four_x = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#four_w = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#four_s = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+#four_out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @decode_four_rows(%x: tensor<1x8x32xf32>, %w: tensor<4x8x32xi4>, %s: tensor<4x8xf32>, %d: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %1 = linalg.generic {indexing_maps = [#four_x, #four_w, #four_s, #four_out], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %w, %s : tensor<1x8x32xf32>, tensor<4x8x32xi4>, tensor<4x8xf32>) outs(%d : tensor<1x4xf32>) {
+  ^bb0(%in: f32, %in_1: i4, %in_2: f32, %out: f32):
+    %2 = arith.sitofp %in_1 : i4 to f32
+    %3 = arith.mulf %2, %in_2 : f32
+    %4 = arith.mulf %in, %3 : f32
+    %5 = arith.addf %out, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<1x4xf32>
+  return %1 : tensor<1x4xf32>
+}
 
 // -----
 
