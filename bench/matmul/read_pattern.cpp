@@ -3,9 +3,9 @@
 // How fast one core reads packed int4 weights in the orders a decode
 // kernel may read them (docs/FusedMatmul.md, "Spread rows"): a register
 // tile takes 4 rows, 32 bytes of each per step, either neighbours (the
-// kernels before 2026-11-27) or a quarter of the matrix apart (now), against
-// a plain sequential read of the same bytes. No arithmetic beyond widening the bytes
-// and adding them up, so the numbers are what the memory side allows for
+// kernels before a478b26) or a quarter of the matrix apart (now), against
+// a plain sequential read of the same bytes. No arithmetic beyond widening the
+// bytes and adding them up, so the numbers are what the memory side allows for
 // each pattern; ours (bench/matmul/run.sh) can be set beside them.
 //
 // Each variant reads a 4096 x 2048-byte buffer (4096 x 4096 int4 codes),

@@ -56,8 +56,11 @@ namespace {
 constexpr int64_t kActivationRows = 8;
 constexpr int64_t kWeightRowsAlone = 4;
 constexpr int64_t kWeightRowsWithActivation = 2;
-/// Elements of the lane loop per reduction step.
+/// Elements of the lane loop per reduction step: at least, and at most
+/// within one block (decode: two blocks of 32, or a whole block of 128, whose
+/// table and scale then serve the whole step).
 constexpr int64_t kStepElementsAlone = 64;
+constexpr int64_t kBlockStepElementsAlone = 128;
 constexpr int64_t kStepElementsWithActivation = 16;
 /// Fewer lanes than this (where `lanes` allows more) are not worth a vector.
 constexpr int64_t kMinLanes = 4;
@@ -337,11 +340,12 @@ SmallVector<int64_t> registerTile(linalg::GenericOp op, OpOperand *weight,
 
 using quant_affine::asIndexAttrs;
 /// Tiles the reduction loops of `op` (a tile with static shape): the step
-/// loop by `stepTile`, the others by one, with scf.for; returns the op of
-/// one step and the loops, outermost first.
+/// loop by up to `stepLoopTile` and at least `stepTile` where it allows, the
+/// loops outside it by what `stepTile` leaves, the others by one, with
+/// scf.for; returns the op of one step and the loops, outermost first.
 FailureOr<std::pair<linalg::GenericOp, SmallVector<LoopLikeOpInterface>>>
 tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
-               int64_t stepTile) {
+               int64_t stepTile, int64_t stepLoopTile = 0) {
   // `stepTile` vectors a step, from the step loop outwards (two blocks of
   // 32 make one step of 64).
   SmallVector<int64_t> sizes(op.getNumLoops(), 0);
@@ -352,9 +356,11 @@ tileReductions(RewriterBase &rewriter, linalg::GenericOp op, unsigned stepLoop,
     if (iterators[i] != utils::IteratorType::reduction)
       continue;
     sizes[i] = 1;
-    if (i <= int64_t(stepLoop) && budget > 1) {
-      sizes[i] = largestDivisorAtMost(ranges[i], budget);
-      budget /= sizes[i];
+    int64_t limit =
+        i == int64_t(stepLoop) ? std::max(budget, stepLoopTile) : budget;
+    if (i <= int64_t(stepLoop) && limit > 1) {
+      sizes[i] = largestDivisorAtMost(ranges[i], limit);
+      budget = std::max<int64_t>(budget / sizes[i], 1);
     }
   }
   SmallVector<LoopLikeOpInterface> loops;
@@ -577,6 +583,8 @@ struct QuantAffineVectorizeContractionsPass
     int64_t stepElements =
         activationRows > 1 ? kStepElementsWithActivation : kStepElementsAlone;
     int64_t stepTile = std::max<int64_t>(stepElements / laneCount, 1);
+    int64_t stepLoopTile =
+        activationRows > 1 ? stepTile : kBlockStepElementsAlone / laneCount;
 
     // The sum's loops are the result's dims and the lane: tile the result
     // dims as the partial op's loops they index, and fuse the partial op.
@@ -610,7 +618,8 @@ struct QuantAffineVectorizeContractionsPass
     if (!partialTile)
       return failure();
     FailureOr<std::pair<linalg::GenericOp, SmallVector<LoopLikeOpInterface>>>
-        steps = tileReductions(rewriter, partialTile, stepLoop, stepTile);
+        steps = tileReductions(rewriter, partialTile, stepLoop, stepTile,
+                               stepLoopTile);
     if (failed(steps))
       return failure();
 

@@ -74,6 +74,32 @@ func.func @decode_four_rows(%x: tensor<1x8x32xf32>, %w: tensor<4x8x32xi4>, %s: t
 
 // -----
 
+// Blocks of 128: a step is a whole block (4 vectors of 32 codes a row), so
+// the block's scale is read once a step and the step loop runs over blocks.
+// CHECK-LABEL: func.func @decode_block128(
+// CHECK: scf.for %[[B:.*]] = %c0 to %c2 step %c1 iter_args(%{{.*}}) -> (vector<1x4x1x32xf32>)
+// CHECK-COUNT-16: vector.transfer_read %{{.*}}[%c{{[0-3]}}, %{{.*}}, %[[B]], %c{{[0-3]}}, %c0], %{{.*}} : tensor<4x16x2x4x32xi4>, vector<32xi4>
+// CHECK-COUNT-4: vector.transfer_read %{{.*}}[%c{{[0-3]}}, %{{.*}}, %[[B]]], %{{.*}} permutation_map = {{.*}} : tensor<4x16x2xf32>, vector<32xf32>
+// CHECK-NOT: vector.transfer_read {{.*}}xi4
+// CHECK: scf.yield
+#bx = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#bw = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#bs = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+#bo = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @decode_block128(%x: tensor<1x2x128xf32>, %w: tensor<64x2x128xi4>, %s: tensor<64x2xf32>, %d: tensor<1x64xf32>) -> tensor<1x64xf32> {
+  %1 = linalg.generic {indexing_maps = [#bx, #bw, #bs, #bo], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %w, %s : tensor<1x2x128xf32>, tensor<64x2x128xi4>, tensor<64x2xf32>) outs(%d : tensor<1x64xf32>) {
+  ^bb0(%in: f32, %in_1: i4, %in_2: f32, %out: f32):
+    %2 = arith.sitofp %in_1 : i4 to f32
+    %3 = arith.mulf %2, %in_2 : f32
+    %4 = arith.mulf %in, %3 : f32
+    %5 = arith.addf %out, %4 : f32
+    linalg.yield %5 : f32
+  } -> tensor<1x64xf32>
+  return %1 : tensor<1x64xf32>
+}
+
+// -----
+
 // x @ W: the lanes are 16 results of a row; 4 rows of x per tile; each
 // step adds a product, with no lane sum and no mark.
 // CHECK-LABEL: func.func @x_w(
