@@ -87,9 +87,10 @@ void collectWeightReads(Value factor, Block *block,
 
 /// Prefetches what `read` reads, `distanceBytes` further on (whole indices,
 /// clamped to the last) along the outermost dim whose index steps at most
-/// that far, or the next-to-last dim: the rows of a matrix, and with rows
-/// spread over it (`[rows, N / rows, K]`) the rows of one stream, not the
-/// next stream.
+/// that far and is long enough for it, or else the next dim out: the rows of
+/// a matrix, and with rows spread over it (`[rows, N / rows, K]`) the rows of
+/// one stream, not the next stream. Never along the last dim of a buffer of
+/// rank 2 or more.
 void prefetchAhead(Operation *read, int64_t distanceBytes) {
   auto [base, indices] = readAddress(read);
   auto type = cast<MemRefType>(base.getType());
@@ -105,6 +106,10 @@ void prefetchAhead(Operation *read, int64_t distanceBytes) {
                      sliceBytes * type.getDimSize(dim) <= distanceBytes))
     sliceBytes *= type.getDimSize(dim--);
   int64_t ahead = (distanceBytes + sliceBytes - 1) / sliceBytes;
+  while (dim > 0 && ahead > type.getDimSize(dim) - 1) {
+    sliceBytes *= type.getDimSize(dim--);
+    ahead = (distanceBytes + sliceBytes - 1) / sliceBytes;
+  }
   int64_t last = type.getDimSize(dim) - 1;
   if (ahead > last)
     return;

@@ -479,7 +479,12 @@ struct QuantAffineVectorizeContractionsPass
     unsigned laneLoop = contiguous.getPosition();
     // Too short a contiguous dim in the weight (a 3 x 3 filter's last):
     // the result's contiguous dim instead, the weight read as a scalar.
+    // Each result written by exactly one point of the parallel loops (no
+    // repeated dim, no constant): tiles and the lane sum cover the result
+    // as the op does.
     AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (!resultMap.isProjectedPermutation())
+      return failure();
     if (lanesDividing(op, laneLoop, lanes) <
             std::min<int64_t>(lanes, kMinLanes) &&
         resultMap.getNumResults() > 0)

@@ -2,8 +2,9 @@
 // read of byte-sized codes that a marked product inside a loop is computed
 // from (through casts, table lookups, arithmetic) gets a memref.prefetch of
 // the same place `distance` bytes further on, in whole indices of the
-// outermost dim that steps at most that far (or the next-to-last dim),
-// clamped to its last index. Unmarked products, products outside loops and
+// outermost dim that steps at most that far and is long enough (else the
+// next dim out; never the last dim of a buffer of rank 2 or more), clamped
+// to its last index. Unmarked products, products outside loops and
 // memrefs shorter than the distance get none; with distance 0, nothing is
 // prefetched. Either way the marks are gone.
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types=table-lookup --quant-affine-prefetch-weights=distance=256 --canonicalize --split-input-file | FileCheck %s
@@ -110,6 +111,33 @@ func.func @spread_rows(%codes: memref<4x16x32xi8>, %x: memref<32xf32>, %acc: vec
   %pf = arith.constant 0.0 : f32
   %r = scf.for %t = %c0 to %c16 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
     %q = vector.transfer_read %codes[%c3, %t, %c0], %pi {in_bounds = [true]} : memref<4x16x32xi8>, vector<32xi8>
+    %f = arith.sitofp %q : vector<32xi8> to vector<32xf32>
+    %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
+    %p = arith.mulf %xv, %f fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<32xf32>
+    scf.yield %n : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// Streams too short for the distance (4 rows of 64 bytes each, 256 bytes a
+// stream): the next dim out instead, one stream further (clamped to the
+// last, here folded to stream 2).
+// CHECK-LABEL: func.func @short_streams(
+// CHECK-SAME: %[[CODES:[a-z0-9]*]]: memref<4x4x64xi8>
+// CHECK: scf.for %[[T:[a-z0-9]*]] =
+// CHECK: memref.prefetch %[[CODES]][%c2, %[[T]], %c0], read, locality<3>, data : memref<4x4x64xi8>
+// CHECK-NEXT: vector.transfer_read %[[CODES]][%c1, %[[T]],
+func.func @short_streams(%codes: memref<4x4x64xi8>, %x: memref<32xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pi = arith.constant 0 : i8
+  %pf = arith.constant 0.0 : f32
+  %r = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %acc) -> vector<32xf32> {
+    %q = vector.transfer_read %codes[%c1, %t, %c0], %pi {in_bounds = [true]} : memref<4x4x64xi8>, vector<32xi8>
     %f = arith.sitofp %q : vector<32xi8> to vector<32xf32>
     %xv = vector.transfer_read %x[%c0], %pf {in_bounds = [true]} : memref<32xf32>, vector<32xf32>
     %p = arith.mulf %xv, %f fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
