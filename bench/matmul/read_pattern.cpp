@@ -34,50 +34,31 @@ inline __m512i addBytes(__m512i sum, const uint8_t *p) {
                                    reinterpret_cast<const __m128i *>(p))));
 }
 
-/// The decode tile's order: 4 rows side by side, 32 bytes of each per step.
-/// With `Ahead` > 0, one prefetch per row and line, `Ahead` bytes further
-/// on, with the given hint.
-template <int Ahead, int Hint> int64_t tiledRows(const uint8_t *buffer) {
+/// A decode tile's order: 4 rows, 32 bytes of each per step. With `Spread`
+/// the rows are a quarter of the matrix apart (t, t + R/4, t + R/2,
+/// t + 3R/4), so each row of a tile continues where the previous tile's
+/// left off (4 sequential streams); else neighbours (4 short streams that
+/// jump at every tile). With `Ahead` > 0, one prefetch per row and line,
+/// `Ahead` bytes further on, with the given hint.
+template <bool Spread, int Ahead, int Hint>
+int64_t tiledRows(const uint8_t *buffer) {
   __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
                     _mm512_setzero_si512(), _mm512_setzero_si512()};
-  for (int64_t row = 0; row < kRows; row += 4) {
-    const uint8_t *tile = buffer + row * kRowBytes;
-    for (int64_t k = 0; k < kRowBytes; k += 32) {
-      if constexpr (Ahead > 0)
-        if (k % 64 == 0)
-          for (int r = 0; r < 4; ++r)
-            _mm_prefetch(reinterpret_cast<const char *>(tile + r * kRowBytes +
-                                                        k + Ahead),
-                         Hint);
-      for (int r = 0; r < 4; ++r) {
-        sum[r] = addBytes(sum[r], tile + r * kRowBytes + k);
-        sum[r] = addBytes(sum[r], tile + r * kRowBytes + k + 16);
-      }
-    }
-  }
-  return _mm512_reduce_add_epi32(_mm512_add_epi32(
-      _mm512_add_epi32(sum[0], sum[1]), _mm512_add_epi32(sum[2], sum[3])));
-}
-
-/// 4 rows a quarter of the matrix apart (rows t, t + R/4, t + R/2,
-/// t + 3R/4), 32 bytes of each per step: each row of the tile continues
-/// where the previous tile's left off, so the reads are 4 sequential streams.
-template <int Ahead, int Hint> int64_t spreadRows(const uint8_t *buffer) {
-  __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
-                    _mm512_setzero_si512(), _mm512_setzero_si512()};
-  constexpr int64_t kQuarter = kRows / 4 * kRowBytes;
-  for (int64_t row = 0; row < kRows / 4; ++row) {
-    const uint8_t *tile = buffer + row * kRowBytes;
+  // Bytes from one row of a tile to the next, and from one tile to the next.
+  constexpr int64_t kRowStep = Spread ? kRows / 4 * kRowBytes : kRowBytes;
+  constexpr int64_t kTileStep = Spread ? kRowBytes : 4 * kRowBytes;
+  for (int64_t t = 0; t < kRows / 4; ++t) {
+    const uint8_t *tile = buffer + t * kTileStep;
     for (int64_t k = 0; k < kRowBytes; k += 32) {
       if constexpr (Ahead > 0)
         if (k % 64 == 0)
           for (int r = 0; r < 4; ++r)
             _mm_prefetch(
-                reinterpret_cast<const char *>(tile + r * kQuarter + k + Ahead),
+                reinterpret_cast<const char *>(tile + r * kRowStep + k + Ahead),
                 Hint);
       for (int r = 0; r < 4; ++r) {
-        sum[r] = addBytes(sum[r], tile + r * kQuarter + k);
-        sum[r] = addBytes(sum[r], tile + r * kQuarter + k + 16);
+        sum[r] = addBytes(sum[r], tile + r * kRowStep + k);
+        sum[r] = addBytes(sum[r], tile + r * kRowStep + k + 16);
       }
     }
   }
@@ -116,14 +97,16 @@ int main() {
   const Variant variants[] = {
       {"sequential", sequential<Prefetch::None>},
       {"sequential, L2 4 KiB ahead", sequential<Prefetch::L2Ahead4K>},
-      {"4 rows, no prefetch", tiledRows<0, _MM_HINT_T0>},
-      {"4 rows, L1 4 KiB ahead", tiledRows<4096, _MM_HINT_T0>},
-      {"4 rows, L1 16 KiB ahead (as ours)", tiledRows<16384, _MM_HINT_T0>},
-      {"4 rows, L2 16 KiB ahead", tiledRows<16384, _MM_HINT_T1>},
-      {"4 rows, L2 32 KiB ahead", tiledRows<32768, _MM_HINT_T1>},
-      {"4 spread rows, no prefetch", spreadRows<0, _MM_HINT_T0>},
-      {"4 spread rows, L1 4 KiB ahead", spreadRows<4096, _MM_HINT_T0>},
-      {"4 spread rows, L1 16 KiB ahead", spreadRows<16384, _MM_HINT_T0>},
+      {"4 rows, no prefetch", tiledRows<false, 0, _MM_HINT_T0>},
+      {"4 rows, L1 4 KiB ahead", tiledRows<false, 4096, _MM_HINT_T0>},
+      {"4 rows, L1 16 KiB ahead (ours before)",
+       tiledRows<false, 16384, _MM_HINT_T0>},
+      {"4 rows, L2 16 KiB ahead", tiledRows<false, 16384, _MM_HINT_T1>},
+      {"4 rows, L2 32 KiB ahead", tiledRows<false, 32768, _MM_HINT_T1>},
+      {"4 spread rows, no prefetch", tiledRows<true, 0, _MM_HINT_T0>},
+      {"4 spread rows, L1 4 KiB ahead", tiledRows<true, 4096, _MM_HINT_T0>},
+      {"4 spread rows, L1 16 KiB ahead (ours)",
+       tiledRows<true, 16384, _MM_HINT_T0>},
   };
   constexpr int kVariants = sizeof(variants) / sizeof(variants[0]);
   std::vector<std::vector<double>> seconds(kVariants);
