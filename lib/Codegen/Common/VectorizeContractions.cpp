@@ -127,12 +127,6 @@ void markFusableProduct(linalg::GenericOp op, bool lanesSummed) {
                      UnitAttr::get(op.getContext()));
 }
 
-/// The partial sums of a reduction along the lane loop: `op` with its last
-/// loop (a reduction of `lanes * steps` that every operand reading it reads
-/// as its last, contiguous dim) split into `steps` (a reduction) and `lanes`
-/// (parallel, last), summing into `tensor<result x lanes>` from zeros; and the
-/// op that adds the lanes into the original destination. Returns the pair,
-/// or failure (nothing changed).
 /// Whether splitLaneReduction applies to `op`.
 bool canSplitLaneReduction(linalg::GenericOp op, int64_t lanes) {
   unsigned laneLoop = op.getNumLoops() - 1;
@@ -152,6 +146,12 @@ bool canSplitLaneReduction(linalg::GenericOp op, int64_t lanes) {
   return true;
 }
 
+/// The partial sums of a reduction along the lane loop: `op` with its last
+/// loop (a reduction of `lanes * steps` that every operand reading it reads
+/// as its last, contiguous dim) split into `steps` (a reduction) and `lanes`
+/// (parallel, last), summing into `tensor<result x lanes>` from zeros; and the
+/// op that adds the lanes into the original destination. Returns the pair,
+/// or failure (nothing changed).
 FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
 splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
                    int64_t lanes) {
@@ -336,6 +336,28 @@ SmallVector<int64_t> registerTile(linalg::GenericOp op, OpOperand *weight,
   if (iterators[laneLoop] == utils::IteratorType::parallel)
     tile[laneLoop] = laneTile;
   return tile;
+}
+
+/// The rows a register tile `tile` of `op` takes: its weight-row loop (one
+/// the weight reads, other than the lane loop, with several rows) and the
+/// most rows of any loop the weight does not read (the activation's).
+struct TileRows {
+  std::optional<unsigned> weightRow;
+  int64_t activationRows = 1;
+};
+TileRows tileRows(linalg::GenericOp op, OpOperand *weight,
+                  ArrayRef<int64_t> tile, unsigned laneLoop) {
+  AffineMap weightMap = op.getMatchingIndexingMap(weight);
+  TileRows rows;
+  for (auto [i, size] : llvm::enumerate(tile)) {
+    if (size <= 1 || i == laneLoop)
+      continue;
+    if (weightMap.isFunctionOfDim(i))
+      rows.weightRow = i;
+    else
+      rows.activationRows = std::max(rows.activationRows, size);
+  }
+  return rows;
 }
 
 using quant_affine::asIndexAttrs;
@@ -545,25 +567,15 @@ struct QuantAffineVectorizeContractionsPass
     {
       unsigned laneLoop = op.getNumLoops() - 1;
       OpOperand *weight = largestInput(op);
-      AffineMap weightMap = op.getMatchingIndexingMap(weight);
       SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, 0);
-      std::optional<unsigned> weightRow;
-      bool activationRows = false;
-      for (auto [i, size] : llvm::enumerate(tile)) {
-        if (size <= 1 || i == laneLoop)
-          continue;
-        if (weightMap.isFunctionOfDim(i))
-          weightRow = i;
-        else
-          activationRows = true;
-      }
-      if (weightRow && !activationRows &&
+      TileRows rows = tileRows(op, weight, tile, laneLoop);
+      if (rows.weightRow && rows.activationRows == 1 &&
           canSplitLaneReduction(op, laneCount)) {
         FailureOr<linalg::GenericOp> spread =
-            spreadRows(rewriter, op, *weightRow, tile[*weightRow]);
+            spreadRows(rewriter, op, *rows.weightRow, tile[*rows.weightRow]);
         if (succeeded(spread)) {
           op = *spread;
-          spreadLoop = *weightRow;
+          spreadLoop = rows.weightRow;
           rewriter.setInsertionPoint(op);
         }
       }
@@ -581,10 +593,8 @@ struct QuantAffineVectorizeContractionsPass
 
     // Steps of a few vectors: fewer with several activation rows, whose
     // accumulators take more registers.
-    int64_t activationRows = 1;
-    for (auto [i, size] : llvm::enumerate(tile))
-      if (!partial.getMatchingIndexingMap(weight).isFunctionOfDim(i))
-        activationRows = std::max<int64_t>(activationRows, size);
+    int64_t activationRows =
+        tileRows(partial, weight, tile, laneLoop).activationRows;
     int64_t stepElements =
         activationRows > 1 ? kStepElementsWithActivation : kStepElementsAlone;
     int64_t stepTile = std::max<int64_t>(stepElements / laneCount, 1);
