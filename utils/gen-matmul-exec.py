@@ -16,8 +16,12 @@ matmul and prints `NAME mismatches COUNT`.
 
 usage: gen-matmul-exec.py SEED COUNT > out.mlir
 """
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from matmul_cases import fused_matmul  # noqa: E402
 
 
 def literal(values, shape, element):
@@ -80,35 +84,10 @@ def case(name, rng):
     q_const, q_type = dense(qs, [n, k], "i%d" % bits)
     s_const, s_type = dense(ss, [n, groups], "f32")
     i_const, y_type = dense(inits, [m, n], "f32")
-    w_type = "tensor<%dx%dx%s>" % (n, k, act)
     out_type = y_type.replace("tensor", "memref")
-    encoding = " block [1, %d]" % block if block else ""
-    init_arg = ", %%init: %s" % y_type if with_init else ""
-    kernel = [
-        "func.func @%s(%%x: %s, %%q: %s, %%s: %s%s, %%out: %s) {"
-        % (name, x_type, q_type, s_type, init_arg, out_type),
-        "  %%w = quant_affine.dequantize %%q, %%s range [%d, %d]%s : "
-        "(%s, %s) -> %s" % (lo, hi, encoding, q_type, s_type, w_type),
-    ]
-    if with_init:
-        dest = "%init"
-    else:
-        kernel += [
-            "  %zero = arith.constant 0.0 : f32",
-            "  %%e = tensor.empty() : %s" % y_type,
-            "  %%f = linalg.fill ins(%%zero : f32) outs(%%e : %s) -> %s"
-            % (y_type, y_type),
-        ]
-        dest = "%f"
+    kernel = fused_matmul(name, m, n, k, bits, block, act, result="f32",
+                          init=with_init).splitlines()
     kernel += [
-        "  %%y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
-        "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] "
-        "ins(%%x, %%w : %s, %s) outs(%s : %s) -> %s"
-        % (x_type, w_type, dest, y_type, y_type),
-        "  bufferization.materialize_in_destination %%y in restrict writable "
-        "%%out : (%s, %s) -> ()" % (y_type, out_type),
-        "  return",
-        "}",
         "memref.global \"private\" constant @%s_expected : %s = %s"
         % (name, out_type, literal(expected, [m, n], "f32")),
         "func.func @%s_mismatches(%%got: %s) -> index {" % (name, out_type),
