@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The fused matmul as the tests and benchmarks write it: dequantize
-feeding a transposed linalg.matmul onto zeros, written into the caller's
-buffer (destination style, so that buffer may be device memory)."""
+feeding a transposed linalg.matmul onto zeros or a given initial value,
+written into the caller's buffer (destination style, so that buffer may be
+device memory)."""
 
 
 def fused_matmul(name, m, n, k, bits, block, act="f32", attributes="",
