@@ -4,7 +4,8 @@
 // y = x @ W^T, W = code * scale (int4 packed two per byte, or int8; one f32
 // scale per block of K), x f32, for decode (M = 1) and prefill (M = 16, 128).
 //
-// For each case, on 1 and 2 OpenMP threads, interleaved round by round:
+// For each case, on 1 and 2 OpenMP threads, interleaved round by round (the
+// rounds in 3 blocks, ONNX Runtime timed after each block: see runPeer):
 //   ours   the kernel --quant-affine-cpu-pipeline="openmp=true" compiles
 //          (bench/matmul/gen.py);
 //   plain  a straightforward C++ loop (dequantize a row, dot it with each
@@ -21,8 +22,9 @@
 // agrees with a float64 reference within K 2^-24 sum |x w| (the plain loop
 // too). It also writes, per case, the inputs and the reference for the ONNX
 // Runtime peer (bench/matmul/ort/ort.js) to ORT_DIR/<case>/.
+// The kernels write y themselves (destination style, gen.py).
 //
-// usage: harness ROUNDS [ORT_DIR [ONLY]] > results.csv
+// usage: [PEER_CMD=...] harness ROUNDS [ORT_DIR [ONLY]] > results.csv
 // CSV: case,m,n,k,bits,block,threads,variant,seconds,bytes,flops
 
 #include "common.h"
@@ -53,6 +55,24 @@ struct Desc2 {
   void *allocated, *aligned;
   int64_t offset, sizes[2], strides[2];
 };
+
+/// Blocks of rounds per case, ONNX Runtime timed after each (runPeer).
+constexpr int kPeerBlocks = 3;
+/// Untimed calls before each block's rounds on each thread count.
+constexpr double kWarmUpSeconds = 0.1;
+
+/// Runs `$PEER_CMD ORT_DIR/NAME` (bench/matmul/ort/case.sh, which writes its
+/// own CSV) when both are set; its output stays out of ours.
+void runPeer(const std::string &ortDir, const char *name) {
+  const char *command = std::getenv("PEER_CMD");
+  if (!command || !*command || ortDir.empty())
+    return;
+  std::fflush(stdout);
+  std::string line =
+      std::string(command) + " '" + ortDir + "/" + name + "' 1>&2";
+  if (std::system(line.c_str()) != 0)
+    std::fprintf(stderr, "# %s: the peer command failed\n", name);
+}
 
 Desc2 desc2(void *p, int64_t rows, int64_t cols) {
   return {p, p, 0, {rows, cols}, {cols, 1}};
@@ -88,18 +108,12 @@ struct Bench {
   }
 
   void ours(const Weights &w) {
-    Desc2 result, xd = desc2(x, c.m, c.k),
-                  s = desc2(w.scales, c.n, c.k / c.block),
-                  d = desc2(y, c.m, c.n);
+    Desc2 xd = desc2(x, c.m, c.k), s = desc2(w.scales, c.n, c.k / c.block),
+          d = desc2(y, c.m, c.n);
     Desc1 packed{w.codes, w.codes, 0, {codeBytes}, {1}};
     Desc2 codes = desc2(w.codes, c.n, c.k);
-    c.ours(&result, &xd, c.bits == 4 ? static_cast<void *>(&packed) : &codes,
-           &s, &d);
-    if (result.aligned != y) { // the returned copy of the destination
-      std::memcpy(y, static_cast<float *>(result.aligned) + result.offset,
-                  c.m * c.n * sizeof(float));
-      std::free(result.allocated);
-    }
+    // The kernel writes y itself (destination style: no returned copy).
+    c.ours(&xd, c.bits == 4 ? static_cast<void *>(&packed) : &codes, &s, &d);
   }
 
   void plain(const Weights &w) {
@@ -308,24 +322,14 @@ int benchConvolutions(int rounds) {
     w[i] = float(q[i]) * s[i % F];
   }
   auto runQuantized = [&] {
-    Desc4 r, xd = desc4(x, 1, H, W, C), qd = desc4(q, 3, 3, C, F),
-             sd = desc4(s, 1, 1, 1, F), d = desc4(yq, 1, O, O, F);
-    _mlir_ciface_conv_int8(&r, &xd, &qd, &sd, &d);
-    if (r.aligned != yq) {
-      std::memcpy(yq, static_cast<float *>(r.aligned) + r.offset,
-                  O * O * F * 4);
-      std::free(r.allocated);
-    }
+    Desc4 xd = desc4(x, 1, H, W, C), qd = desc4(q, 3, 3, C, F),
+          sd = desc4(s, 1, 1, 1, F), d = desc4(yq, 1, O, O, F);
+    _mlir_ciface_conv_int8(&xd, &qd, &sd, &d);
   };
   auto runFloat = [&] {
-    Desc4 r, xd = desc4(x, 1, H, W, C), wd = desc4(w, 3, 3, C, F),
-             d = desc4(yf, 1, O, O, F);
-    _mlir_ciface_conv_f32(&r, &xd, &wd, &d);
-    if (r.aligned != yf) {
-      std::memcpy(yf, static_cast<float *>(r.aligned) + r.offset,
-                  O * O * F * 4);
-      std::free(r.allocated);
-    }
+    Desc4 xd = desc4(x, 1, H, W, C), wd = desc4(w, 3, 3, C, F),
+          d = desc4(yf, 1, O, O, F);
+    _mlir_ciface_conv_f32(&xd, &wd, &d);
   };
   runQuantized();
   runFloat();
@@ -438,44 +442,63 @@ int main(int argc, char **argv) {
       failures += bad;
       continue;
     }
-    // Ours, the bounds and ONNX Runtime (ort.js) take every round; the plain
-    // loop, 50 times slower than ours with 128 rows (seconds a call), a
-    // third of them for prefill.
+    // Ours and the bounds take every round; the plain loop, 50 times slower
+    // than ours with 128 rows (seconds a call), a third of them for prefill,
+    // spread over the rounds. The rounds run in kPeerBlocks blocks (each on
+    // 1 then 2 threads); after each, PEER_CMD (bench/matmul/ort/case.sh)
+    // times ONNX Runtime on this case, so the peer and ours share the same
+    // minutes of the host rather than runs minutes apart.
     int plainRounds = c.m == 1 ? rounds : std::max(3, rounds / 3);
     CopyRotation nextCopy(copies);
-    for (int threads : {1, 2}) {
-      omp_set_num_threads(threads);
-      std::vector<double> tOurs, tPlain;
-      std::vector<std::vector<double>> tBound(Bench::kBoundVariants);
-      for (int r = 0; r < rounds; ++r) {
-        const Weights &a = bench.copies[nextCopy()];
-        const Weights &b = bench.copies[nextCopy()];
-        double t0 = now();
-        bench.ours(a);
-        double t1 = now();
-        if (r < plainRounds)
-          bench.plain(b);
-        double t2 = now();
-        for (int v = 0; v < Bench::kBoundVariants; ++v) {
-          const Weights &d = bench.copies[nextCopy()];
-          double start = now();
-          volatile long long sink = bench.bound(d, v);
-          (void)sink;
-          tBound[v].push_back(now() - start);
+    std::vector<double> tOurs[2], tPlain[2];
+    std::vector<std::vector<double>> tBound[2];
+    for (auto &variants : tBound)
+      variants.resize(Bench::kBoundVariants);
+    for (int block = 0; block < kPeerBlocks; ++block) {
+      for (int threads : {1, 2}) {
+        omp_set_num_threads(threads);
+        // Untimed, at least 100 ms of calls: after a pause (the peer's
+        // process starting) this host's first calls run up to 6 times
+        // slower, and the speed comes back over some 20 ms.
+        for (double until = now() + kWarmUpSeconds; now() < until;) {
+          bench.ours(bench.copies[nextCopy()]);
+          (void)bench.bound(bench.copies[nextCopy()], 0);
         }
-        tOurs.push_back(t1 - t0);
-        if (r < plainRounds)
-          tPlain.push_back(t2 - t1);
+        for (int r = rounds * block / kPeerBlocks;
+             r < rounds * (block + 1) / kPeerBlocks; ++r) {
+          bool plainToo = int64_t(r) * plainRounds % rounds < plainRounds;
+          const Weights &a = bench.copies[nextCopy()];
+          const Weights &b = bench.copies[nextCopy()];
+          double t0 = now();
+          bench.ours(a);
+          double t1 = now();
+          if (plainToo)
+            bench.plain(b);
+          double t2 = now();
+          for (int v = 0; v < Bench::kBoundVariants; ++v) {
+            const Weights &d = bench.copies[nextCopy()];
+            double start = now();
+            volatile long long sink = bench.bound(d, v);
+            (void)sink;
+            tBound[threads - 1][v].push_back(now() - start);
+          }
+          tOurs[threads - 1].push_back(t1 - t0);
+          if (plainToo)
+            tPlain[threads - 1].push_back(t2 - t1);
+        }
       }
+      runPeer(ortDir, c.name);
+    }
+    for (int threads : {1, 2}) {
       double flops = 2.0 * c.m * c.n * c.k;
       auto row = [&](const char *variant, double seconds) {
         std::printf("%s,%ld,%ld,%ld,%ld,%ld,%d,%s,%.9g,%lld,%.9g\n", c.name,
                     c.m, c.n, c.k, c.bits, c.block, threads, variant, seconds,
                     (long long)bench.weightBytes(), flops);
       };
-      row("ours", median(tOurs));
-      row("plain", median(tPlain));
-      row("bound", fastestMedian(tBound));
+      row("ours", median(tOurs[threads - 1]));
+      row("plain", median(tPlain[threads - 1]));
+      row("bound", fastestMedian(tBound[threads - 1]));
       std::fflush(stdout);
     }
     for (Weights &w : bench.copies) {

@@ -10,9 +10,10 @@
 # the kernels (gen.py), compiles them with --quant-affine-cpu-pipeline and the
 # harness with clang -O3 -march=native -fopenmp, runs the harness (ours, the
 # plain C++ loop, the read bound and the FMA peak, interleaved round by
-# round, after checking ours), then ONNX Runtime's MatMulNBits on the same
-# weights through onnxruntime-node (installed into the build directory on
-# first use; ORT=0 skips it), and prints the tables (report.py). Results:
+# round, after checking ours; its rounds in 3 blocks per case, and after each
+# block ONNX Runtime's MatMulNBits on the same weights through
+# onnxruntime-node, installed into the build directory on first use, ORT=0
+# skips it), and prints the tables (report.py). Results:
 # build/bench/matmul/{results,ort}.csv.
 set -euo pipefail
 
@@ -36,30 +37,19 @@ python3 "$ROOT/bench/matmul/gen.py" "$OUT"
   "$ROOT/bench/matmul/harness.cpp" "$OUT/kernels.o" -o "$OUT/harness" \
   -Wl,-rpath,/usr/lib/llvm-22/lib
 
-echo "== running ours, the plain loop and the bounds ($ROUNDS rounds)"
-rm -rf "$OUT/ort-cases"
-"$OUT/harness" "$ROUNDS" "$OUT/ort-cases" > "$OUT/results.csv"
-
 : > "$OUT/ort.csv"
+PEER_CMD=
 if [ "$ORT" != 0 ]; then
-  echo "== running ONNX Runtime MatMulNBits"
   bash "$ROOT/bench/matmul/ort/install.sh" "$OUT/ort-node"
-  for dir in "$OUT"/ort-cases/*/; do
-    name=$(basename "$dir")
-    python3 "$ROOT/bench/matmul/ort/make_model.py" "$dir"
-    rounds=$ROUNDS
-    case $name in mm_m1_*) ;; *) rounds=$(( ROUNDS / 3 > 3 ? ROUNDS / 3 : 3 )) ;; esac
-    for threads in 1 2; do
-      for mode in f32 int8; do
-        if line=$(NODE_PATH="$OUT/ort-node/node_modules" node "$ROOT/bench/matmul/ort/ort.js" \
-                    "$dir" "$rounds" "$threads" "$mode"); then
-          echo "$name,$line" >> "$OUT/ort.csv"
-        else
-          echo "$name,ort-$mode,$threads,nan,nan,nan" >> "$OUT/ort.csv"
-        fi
-      done
-    done
-  done
+  # ONNX Runtime on each case after each of the harness's 3 blocks of rounds:
+  # decode a third of the rounds per block, prefill a sixth (at least 2).
+  PEER_CMD="bash '$ROOT/bench/matmul/ort/case.sh' '$OUT/ort-node' '$OUT/ort.csv' \
+$(( ROUNDS / 3 > 1 ? ROUNDS / 3 : 1 )) $(( ROUNDS / 6 > 2 ? ROUNDS / 6 : 2 ))"
+  echo "== running ours, the plain loop, the bounds and ONNX Runtime ($ROUNDS rounds)"
+else
+  echo "== running ours, the plain loop and the bounds ($ROUNDS rounds)"
 fi
+rm -rf "$OUT/ort-cases"
+PEER_CMD=$PEER_CMD "$OUT/harness" "$ROUNDS" "$OUT/ort-cases" > "$OUT/results.csv"
 
 python3 "$ROOT/bench/matmul/report.py" "$OUT"
