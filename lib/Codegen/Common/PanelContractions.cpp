@@ -13,8 +13,9 @@
 // 32 weight rows by a chunk of K is dequantized once (by the weight's own
 // ops, so every value is what `dequantize` gives) into a K-major f32 buffer
 // of 32 KiB or less, and each group of 8 activation rows multiplies it with
-// outer products: per step of K, 8 broadcast activations times 2 vectors of
-// 16 weights into 16 accumulators, all operands in L1. Upstream provides
+// outer products: per step of K, 8 broadcast activations (from a copy of
+// x's chunk) times 2 vectors of 16 weights into 16 accumulators, all
+// operands in L1. Upstream provides
 // the steps (tile and fuse, vectorize, transpose lowering); the plan is ours.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +25,7 @@
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -199,6 +201,84 @@ FailureOr<SumAndPanel> tileAndFusePanel(RewriterBase &rewriter,
   if (untiled.second->use_empty())
     rewriter.eraseOp(untiled.second);
   return std::make_pair(tiledConsumer, tiledPanel);
+}
+
+/// Copies the chunk of x the sum reads (its operand 0) into a tensor of its
+/// own, row by row: the tile's rows are then one chunk apart (1 KiB for 256
+/// elements) instead of a whole row of x (16 KiB for K = 4096: one L1 set
+/// for all 8 rows, which evicts the panel's lines). The copy's destination
+/// is carried by the chunk loop, so every chunk reuses one buffer.
+void copyActivationChunk(RewriterBase &rewriter, linalg::GenericOp sum) {
+  auto chunkLoop = dyn_cast<scf::ForOp>(sum->getParentOp());
+  if (!chunkLoop)
+    return;
+  auto type = cast<RankedTensorType>(sum->getOperand(0).getType());
+  Location loc = sum.getLoc();
+  rewriter.setInsertionPoint(chunkLoop);
+  Value scratch = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+  linalg::GenericOp copy;
+  FailureOr<LoopLikeOpInterface> withScratch =
+      chunkLoop.replaceWithAdditionalYields(
+          rewriter, scratch, /*replaceInitOperandUsesInLoop=*/false,
+          [&](OpBuilder &b, Location nested, ArrayRef<BlockArgument> args) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(sum);
+            AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+            copy = linalg::GenericOp::create(
+                b, nested, TypeRange{type}, ValueRange{sum->getOperand(0)},
+                ValueRange{args.front()},
+                ArrayRef<AffineMap>{identity, identity},
+                SmallVector<utils::IteratorType>(type.getRank(),
+                                                 utils::IteratorType::parallel),
+                [](OpBuilder &inner, Location innerLoc, ValueRange values) {
+                  linalg::YieldOp::create(inner, innerLoc, values[0]);
+                });
+            return SmallVector<Value>{copy.getResult(0)};
+          });
+  if (failed(withScratch) || !copy)
+    return;
+  rewriter.modifyOpInPlace(sum, [&] { sum->setOperand(0, copy.getResult(0)); });
+  // One row of the chunk at a time (a contiguous copy once bufferized).
+  SmallVector<int64_t> sizes(type.getRank(), 0);
+  sizes.front() = 1;
+  linalg::GenericOp row = quant_affine::tileAndReplace(
+      rewriter, copy, quant_affine::asIndexAttrs(rewriter, sizes),
+      /*forall=*/false);
+  if (row)
+    quant_affine::vectorizeInPlace(rewriter,
+                                   quant_affine::dropUnitLoops(rewriter, row));
+}
+
+/// Folds the sum's reduction loops into one where they are consecutive
+/// and every operand reads them contiguously (x's chunk, the K-major panel),
+/// and updates `form`'s loop numbers; otherwise returns the sum as it is.
+linalg::GenericOp collapseReductions(RewriterBase &rewriter,
+                                     linalg::GenericOp sum, PanelForm &form) {
+  SmallVector<unsigned> reductions = form.reductions;
+  if (reductions.size() < 2)
+    return sum;
+  for (auto [previous, next] : llvm::zip(ArrayRef(reductions).drop_back(),
+                                         ArrayRef(reductions).drop_front()))
+    if (next != previous + 1)
+      return sum;
+  SmallVector<ReassociationIndices> groups(1);
+  for (unsigned loop : reductions)
+    groups.front().push_back(loop);
+  rewriter.setInsertionPoint(sum);
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(sum, groups, rewriter);
+  if (failed(collapsed))
+    return sum;
+  rewriter.replaceOp(sum, collapsed->results);
+  auto renumber = [&](unsigned loop) {
+    return loop > reductions.back() ? loop - unsigned(reductions.size() - 1)
+                                    : loop;
+  };
+  form.rowLoop = renumber(form.rowLoop);
+  form.columnLoop = renumber(form.columnLoop);
+  form.reductions = {reductions.front()};
+  return cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
 }
 
 /// Vectorizes the panel's dequantization in blocks of 16 weight rows x 16
@@ -381,6 +461,8 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
       tileAndFusePanel(rewriter, current, sizes, /*forall=*/false);
   if (failed(chunks))
     return success();
+  // Each chunk of x is copied (the tile's rows 1 KiB apart, not K floats).
+  copyActivationChunk(rewriter, chunks->first);
   // 2. In each chunk, the block's panels of 32 weight rows one after
   // another, every row of x in each.
   sizes.assign(loops, 0);
@@ -404,6 +486,12 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
     tensor::populateFoldTensorEmptyPatterns(patterns);
     (void)applyPatternsGreedily(outermost->getParentOp(), std::move(patterns));
   }
+
+  // The chunk's reduction loops (blocks of K and their elements) as one:
+  // one loop of up to 256 steps rather than a nest whose inner loop exits
+  // at every block of K.
+  chunkSum = collapseReductions(rewriter, chunkSum, form);
+  loops = chunkSum.getNumLoops();
 
   // 3. Register tiles of 8 rows of x by the panel's 32 columns, one step of
   // K at a time: 8 broadcasts, 2 panel vectors, 16 FMAs.

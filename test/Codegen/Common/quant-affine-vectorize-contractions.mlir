@@ -176,27 +176,37 @@ func.func @odd(%x: tensor<1x63xf32>, %w: tensor<8x63xf32>, %d: tensor<1x8xf32>) 
 
 // x @ W^T with 64 rows of x (prefill): through panels. Blocks of columns
 // across threads, outermost (here one panel each); in each, K in chunks of
-// 256 (8 blocks of 32); in each chunk, the block's panels of 32 weight rows,
-// each dequantized into a fresh 8 x 32 x 32 f32 tensor (never one of the
-// weight's size), K-major: 16 x 16 blocks transposed by shuffles. Then
-// register tiles of 8 rows of x by the panel's 32 columns, one step of K at
-// a time: 8 broadcast activations times one row of the panel (32 lanes),
-// added into 8 accumulators carried in registers. No lane sums.
+// 256 (8 blocks of 32). In each chunk, the chunk of x copied row by row into
+// a buffer the chunk loop carries (its rows 1 KiB apart, not a row of x
+// apart), then the block's panels of 32 weight rows, each dequantized into a
+// fresh 8 x 32 x 32 f32 tensor (never one of the weight's size), K-major:
+// 16 x 16 blocks transposed by shuffles. Then register tiles of 8 rows of x
+// by the panel's 32 columns, one step of K at a time in one loop of 256
+// (the chunk's blocks and their elements folded into one loop): 8 broadcast
+// activations times one row of the panel (32 lanes), added into 8
+// accumulators carried in registers. No lane sums.
 // CHECK-LABEL: func.func @panels
 // CHECK-NOT: tensor.empty() : tensor<16x32x64xf32>
 // CHECK: scf.forall (%{{.*}}) = (0) to (64) step (32)
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
+// CHECK: %[[XSCRATCH:.*]] = tensor.empty() : tensor<64x8x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args(%{{.*}} = %{{.*}}, %[[XBUF:.*]] = %[[XSCRATCH]])
+// CHECK: %[[XCHUNK:.*]] = tensor.extract_slice %expanded[0, %{{.*}}, 0] [64, 8, 32] [1, 1, 1]
+// CHECK: %[[XCOPY:.*]] = scf.for %[[XROW:.*]] = %c0 to %c64 step %c1 iter_args(%[[XACC:.*]] = %[[XBUF]])
+// CHECK: tensor.extract_slice %[[XCHUNK]][%[[XROW]], 0, 0] [1, 8, 32]
+// CHECK: tensor.insert_slice %{{.*}} into %[[XACC]][%[[XROW]], 0, 0] [1, 8, 32]
 // CHECK: tensor.empty() : tensor<8x32x32xf32>
 // CHECK: vector.transfer_read %{{.*}} : tensor<64x16x32xi8>, vector<16xi8>
 // CHECK: arith.sitofp %{{.*}} : vector<16xi8> to vector<16xf32>
 // CHECK: vector.shuffle
+// CHECK: %[[X:.*]] = tensor.collapse_shape %[[XCOPY]] {{\[\[}}0], [1, 2]] : tensor<64x8x32xf32> into tensor<64x256xf32>
+// CHECK: %[[PANEL:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<8x32x32xf32> into tensor<256x32xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 iter_args
-// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>)
-// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>)
-// CHECK-COUNT-8: vector.transfer_read %expanded{{.*}} {in_bounds = [true], permutation_map = #{{.*}}} : tensor<64x16x32xf32>, vector<32xf32>
-// CHECK: %[[ROW:.*]] = vector.transfer_read %{{.*}} : tensor<8x32x32xf32>, vector<32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>)
+// CHECK-COUNT-8: vector.transfer_read %[[X]]{{.*}} {in_bounds = [true], permutation_map = #{{.*}}} : tensor<64x256xf32>, vector<32xf32>
+// CHECK: %[[ROW:.*]] = vector.transfer_read %[[PANEL]]{{.*}} : tensor<256x32xf32>, vector<32xf32>
 // CHECK-COUNT-8: arith.mulf %{{.*}}, %[[ROW]] fastmath<contract> : vector<32xf32>
 // CHECK-NOT: vector.reduction
+// CHECK: scf.yield %{{.*}}, %[[XCOPY]] : tensor<64x32xf32>, tensor<64x8x32xf32>
 // CHECK: return
 func.func @panels(%x: tensor<64x512xf32>, %q: tensor<64x16x32xi8>, %s: tensor<64x16xf32>, %d: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %xe = tensor.expand_shape %x [[0], [1, 2]] output_shape [64, 16, 32] : tensor<64x512xf32> into tensor<64x16x32xf32>
