@@ -171,11 +171,12 @@ def QuantAffineVectorizeContractionsPass
     * With 64 rows of the activation or more (`x @ W^T`, the weight computed
       from the weight's inputs alone), through panels: with
       `parallel-outer`, blocks of weight rows (at least 8) across threads
-      first; then K in chunks of up to 256, in each 32 weight rows at a
-      time dequantized once into a K-major panel of at most 32 KiB
+      first; then K in chunks of up to 256 (each chunk of the activation
+      copied into a buffer the chunk loop carries), in each 32 weight rows
+      at a time dequantized once into a K-major panel of at most 32 KiB
       (transposed in 16 x 16 blocks by shuffles), which tiles of 8
-      activation rows multiply with outer products into 16 accumulators
-      (docs/FusedMatmul.md).
+      activation rows multiply with outer products into 16 accumulators,
+      one step of the chunk at a time (docs/FusedMatmul.md).
 
     The parallel loops are tiled into register tiles (4 rows of the weight,
     or 8 rows of the activation by 2 of the weight, with half the lanes)
