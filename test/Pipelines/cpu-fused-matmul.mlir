@@ -64,3 +64,42 @@ func.func @prefill_int8(%x: tensor<16x512xf32>, %q: tensor<128x512xi8>, %s: tens
   %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<16x512xf32>, tensor<128x512xf32>) outs(%f : tensor<16x128xf32>) -> tensor<16x128xf32>
   return %m : tensor<16x128xf32>
 }
+
+// Prefill through panels (64 rows of x; docs/FusedMatmul.md "Prefill through
+// panels"), written into the caller's buffer: no buffer of the dequantized
+// weight (64 x 512 values) and no copy of the result. Two allocations: the
+// copy of a chunk of x (64 x 256 floats, copied a row of 1 KiB at a time)
+// and one 8 x 32 x 32 panel (32 KiB), transposed by shuffles. The
+// micro-kernel: one loop of 256 steps, each 8 broadcasts from the copy (its
+// rows 1 KiB apart) and 16 FMAs on 16 lanes.
+// MLIR-LABEL: llvm.func @prefill_panels
+// MLIR-NOT: 32768
+// MLIR-LABEL: llvm.func @_mlir_ciface_prefill_panels
+// LLVM-LABEL: define {{.*}} @prefill_panels(
+// LLVM-NOT: @malloc
+// LLVM: call ptr @malloc(i64 65600)
+// LLVM: call void @llvm.memcpy.p0.p0.i64(ptr %{{.*}}, ptr %{{.*}}, i64 1024, i1 false)
+// LLVM: call ptr @malloc(i64 32832)
+// LLVM-NOT: @malloc
+// LLVM: ret void
+// ASM-LABEL: prefill_panels:
+// ASM: vunpcklps {{.*}}%zmm
+// ASM: vbroadcastss -7168(%[[X:[a-z0-9]+]],%[[K:[a-z0-9]+]],4), %zmm
+// ASM-NEXT: vbroadcastss -6144(%[[X]],%[[K]],4), %zmm
+// ASM-NEXT: vbroadcastss -5120(%[[X]],%[[K]],4), %zmm
+// ASM-NEXT: vbroadcastss -4096(%[[X]],%[[K]],4), %zmm
+// ASM-NEXT: vbroadcastss -3072(%[[X]],%[[K]],4), %zmm
+// ASM-NEXT: vbroadcastss -2048(%[[X]],%[[K]],4), %zmm
+// ASM-NEXT: vbroadcastss -1024(%[[X]],%[[K]],4), %zmm
+// ASM-NEXT: vbroadcastss (%[[X]],%[[K]],4), %zmm
+// ASM-COUNT-16: vfmadd231ps {{.*}}%zmm
+// ASM: cmpq $255, %[[K]]
+func.func @prefill_panels(%x: tensor<64x512xf32>, %q: tensor<64x512xi4>, %s: tensor<64x16xf32>, %out: memref<64x64xf32>) attributes {llvm.emit_c_interface} {
+  %w = quant_affine.dequantize %q, %s range [-8, 7] block [1, 32] : (tensor<64x512xi4>, tensor<64x16xf32>) -> tensor<64x512xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : tensor<64x512xf32>, tensor<64x512xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+  return
+}
