@@ -20,18 +20,27 @@ function readF64(file) {
   return new Float64Array(buf.buffer, buf.byteOffset, buf.length / 8);
 }
 
-async function timeOne(dir, rounds, threads, mode) {
+// The case's inputs and float64 reference, read once per launch.
+function readCase(dir) {
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json')));
+  const abuf = fs.readFileSync(path.join(dir, 'a.bin'));
+  const a = new Float32Array(abuf.buffer.slice(abuf.byteOffset, abuf.byteOffset + abuf.length));
+  return {
+    dir, meta, a,
+    ref: readF64(path.join(dir, 'ref.bin')),
+    mag: readF64(path.join(dir, 'mag.bin')),
+  };
+}
+
+async function timeOne(c, rounds, threads, mode) {
   const session = await ort.InferenceSession.create(
-      path.join(dir, `model-${mode}.onnx`), {
+      path.join(c.dir, `model-${mode}.onnx`), {
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         graphOptimizationLevel: 'all',
         executionMode: 'sequential',
       });
-  const abuf = fs.readFileSync(path.join(dir, 'a.bin'));
-  const a = new Float32Array(abuf.buffer.slice(abuf.byteOffset, abuf.byteOffset + abuf.length));
-  const feeds = {A: new ort.Tensor('float32', a, [meta.M, meta.K])};
+  const feeds = {A: new ort.Tensor('float32', c.a, [c.meta.M, c.meta.K])};
   // Warm-up as the harness's: at least 2 runs and 100 ms (this host's
   // first calls after a pause run slower for some 20 ms).
   let y;
@@ -46,26 +55,25 @@ async function timeOne(dir, rounds, threads, mode) {
   }
   await session.release();
   times.sort((p, q) => p - q);
-  const ref = readF64(path.join(dir, 'ref.bin'));
-  const mag = readF64(path.join(dir, 'mag.bin'));
   let maxErr = 0, maxRef = 0, maxBound = 0;
-  const unit = meta.K * Math.pow(2, -24);
-  for (let i = 0; i < ref.length; ++i) {
-    const err = Math.abs(y[i] - ref[i]);
+  const unit = c.meta.K * Math.pow(2, -24);
+  for (let i = 0; i < c.ref.length; ++i) {
+    const err = Math.abs(y[i] - c.ref[i]);
     maxErr = Math.max(maxErr, err);
-    maxRef = Math.max(maxRef, Math.abs(ref[i]));
-    maxBound = Math.max(maxBound, err / (unit * mag[i] + 1e-300));
+    maxRef = Math.max(maxRef, Math.abs(c.ref[i]));
+    maxBound = Math.max(maxBound, err / (unit * c.mag[i] + 1e-300));
   }
   return `${times[Math.floor(times.length / 2)]},${maxErr / maxRef},${maxBound}`;
 }
 
 async function main() {
   const [dir, roundsArg] = process.argv.slice(2);
+  const c = readCase(dir);
   for (const threads of [1, 2]) {
     for (const mode of ['f32', 'int8']) {
       let numbers = 'nan,nan,nan';
       try {
-        numbers = await timeOne(dir, Number(roundsArg), threads, mode);
+        numbers = await timeOne(c, Number(roundsArg), threads, mode);
       } catch (e) {
         console.error(e.message || e);
       }

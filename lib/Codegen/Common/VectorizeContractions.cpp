@@ -226,7 +226,9 @@ splitLaneReduction(RewriterBase &rewriter, linalg::GenericOp op,
 /// `range / rows` (at `loop + 1`): every tensor dim indexed by the loop alone
 /// is expanded into those two, and the result collapsed back. Fails (nothing
 /// changed) where an operand indexes the loop in an expression, or the body
-/// reads its indices.
+/// reads its indices. (Upstream's reshape-by-expansion folding, given an
+/// expand_shape of the result, does the same but refuses maps with a
+/// constant result: a per-channel scale read as `(n, 0)`.)
 FailureOr<linalg::GenericOp> spreadRows(RewriterBase &rewriter,
                                         linalg::GenericOp op, unsigned loop,
                                         int64_t rows) {
