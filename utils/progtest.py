@@ -115,6 +115,24 @@ COVER = [
 ]
 
 
+# The GPU pipeline's mapping run on the CPU (--pipeline gpu-on-cpu): every
+# option value and pre-pass at least once. Widths that do and do not divide
+# the innermost sizes, blocks of one warp to 1024 threads, warp sums and a
+# thread per sum.
+GPU_COVER = [
+    ([], {}),
+    ([], {"vector-width": 1, "block-size": 32}),
+    ([], {"vector-width": 8, "block-size": 64, "runtime-checks": "true"}),
+    ([], {"vector-width": 2, "reduction-threads": 0}),
+    ([], {"block-size": 1024, "reduction-width": 1, "reduction-rows": 1}),
+    (["-canonicalize"], {"vector-width": 16, "reduction-width": 4, "reduction-rows": 2}),
+    (["--quant-affine-fold-constants"], {"block-size": 128, "runtime-checks": "true"}),
+    (["-inline", "-canonicalize"], {"vector-width": 4, "block-size": 96, "reduction-threads": 0}),
+]
+
+PIPELINE = "--quant-affine-cpu-pipeline"
+
+
 def all_option_sets():
     out = []
     for pre in ([], ["-canonicalize"], ["--quant-affine-fold-constants"], ["-inline", "-canonicalize"]):
@@ -131,8 +149,8 @@ def all_option_sets():
 
 def pipeline_arg(opts):
     if not opts:
-        return "--quant-affine-cpu-pipeline"
-    return "--quant-affine-cpu-pipeline=%s" % " ".join("%s=%s" % kv for kv in sorted(opts.items()))
+        return PIPELINE
+    return "%s=%s" % (PIPELINE, " ".join("%s=%s" % kv for kv in sorted(opts.items())))
 
 
 def config_name(cfg):
@@ -1931,9 +1949,13 @@ def make_program(seed, pid, feats, drop=frozenset()):
 
 
 def work_batch(job):
-    args, pids, cfgs = job
+    """Runs a batch under the option sets `chosen` (indices into cfgs);
+    reports them by their index in cfgs."""
+    args, pids, cfgs, chosen = job
     progs = [make_program(args.seed, pid, args.feats) for pid in pids]
-    return evaluate(args, progs, cfgs)
+    report = evaluate(args, progs, [cfgs[i] for i in chosen])
+    return {pid: [(kind, chosen[ci], sig, detail) for kind, ci, sig, detail in rows]
+            for pid, rows in report.items()}
 
 
 # ================================================================ reduction
@@ -2033,7 +2055,13 @@ def main():
     p.add_argument("--batch", type=int, default=8, help="programs per module")
     p.add_argument("--features", default="all",
                    help="comma list; `-x` removes x from all. Known: " + ", ".join(sorted(FEATURES)))
+    p.add_argument("--pipeline", choices=["cpu", "gpu-on-cpu"], default="cpu",
+                   help="cpu: --quant-affine-cpu-pipeline; gpu-on-cpu: the GPU pipeline's "
+                   "mapped kernels run as loops on the CPU (--quant-affine-test-gpu-on-cpu-pipeline)")
     p.add_argument("--option-sets", choices=["cover", "all"], default="cover")
+    p.add_argument("--sets-per-batch", type=int, default=0, metavar="K",
+                   help="run each batch under K of the option sets, rotating from batch to "
+                   "batch (0: all of them)")
     p.add_argument("--exclude-option-sets", metavar="REGEX",
                    help="leave out option sets whose command line matches")
     p.add_argument("--keep-failures", metavar="DIR")
@@ -2047,7 +2075,12 @@ def main():
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     args.feats = frozenset(parse_features(args.features))
-    cfgs = COVER if args.option_sets == "cover" else all_option_sets()
+    global PIPELINE
+    if args.pipeline == "gpu-on-cpu":
+        PIPELINE = "--quant-affine-test-gpu-on-cpu-pipeline"
+        cfgs = GPU_COVER
+    else:
+        cfgs = COVER if args.option_sets == "cover" else all_option_sets()
     if args.exclude_option_sets:
         cfgs = [c for c in cfgs if not re.search(args.exclude_option_sets, config_name(c))]
     if not os.path.exists(os.path.join(args.libdir, "libomp.so")):
@@ -2060,7 +2093,10 @@ def main():
     if args.only:
         pids = [int(x) for x in args.only.split(",")]
         args.count = len(pids)
-    jobs = [(args, pids[i:i + args.batch], cfgs) for i in range(0, len(pids), args.batch)]
+    per_batch = args.sets_per_batch if 0 < args.sets_per_batch < len(cfgs) else len(cfgs)
+    jobs = [(args, pids[i:i + args.batch], cfgs,
+             [(b * per_batch + k) % len(cfgs) for k in range(per_batch)])
+            for b, i in enumerate(range(0, len(pids), args.batch))]
     failures = {}
     n_compile, n_mismatch = set(), set()
     with multiprocessing.Pool(max(1, args.jobs)) as pool:

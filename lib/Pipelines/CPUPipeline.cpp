@@ -204,26 +204,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
   addLoopsStage(pm.nest<func::FuncOp>());
   addFunctionCleanup<func::FuncOp>(pm);
-  // bf16 arithmetic anywhere in the program (ours is already lowered so)
-  // computes in f32 and rounds to bf16 in integer arithmetic: LLVM would
-  // round with VCVTNEPS2BF16 on AVX512-BF16 hosts, which flushes subnormals.
-  // f32 holds every bf16 sum, product and quotient before the one rounding
-  // (24 >= 2 x 8 + 2 bits), so this is exact. (bf16 math functions are
-  // left to LLVM, which promotes them the same way but rounds back with the
-  // flushing instruction: upstream's math-extend-to-supported-types would
-  // leave arith attributes on the LLVM ops it makes.)
-  // float8 storage: its conversions in integer arithmetic (LLVM has no
-  // float8 types). Before the bf16 expansion, which finishes the bf16 ones.
-  pm.addPass(createQuantAffineExpandNarrowFloatsPass());
-  {
-    OpPassManager &function = pm.nest<func::FuncOp>();
-    arith::ArithEmulateUnsupportedFloatsOptions emulate;
-    emulate.sourceTypeStrs = {"bf16"};
-    function.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-    // Only upstream's bf16 extf/truncf expansion (not arith-expand's, which
-    // would also rewrite maximumf/minimumf).
-    function.addPass(createQuantAffineExpandBF16Pass());
-  }
+  addSoftFloatStage(pm);
   if (options.nontemporalStores != NontemporalStores::Never) {
     QuantAffineMarkNontemporalPassOptions nontemporal;
     // 0: every store.
@@ -243,8 +224,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
-  // Last: canonicalization would fold its bitcast pairs back.
-  pm.addNestedPass<LLVM::LLVMFuncOp>(createQuantAffineCarryBF16AsI16Pass());
+  addCarryBF16Stage(pm);
   QuantAffineCheckLoweredPassOptions check;
   check.pipelineName = "--quant-affine-cpu-pipeline";
   pm.addPass(createQuantAffineCheckLoweredPass(check));

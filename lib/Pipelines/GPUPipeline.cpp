@@ -40,6 +40,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -69,7 +70,7 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
 
 } // namespace
 
-void mlir::quant_affine::buildQuantAffineGPUPipeline(
+void mlir::quant_affine::addGPUMappingStages(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
@@ -92,6 +93,8 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
                                /*tableLookup=*/false, reductionLoops);
   // What the host code still allocates, kernels use: managed memory.
   pm.addPass(createQuantAffineManagedAllocationsPass());
+  // Module constants too: a managed copy of each, made once.
+  pm.addPass(createQuantAffineManagedConstantsPass());
   // Merges the forall's two subviews of each output tile, so that the copy
   // between them folds away.
   pm.addPass(createCSEPass());
@@ -109,6 +112,11 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   // buffers may be device memory, which the host cannot read.
   pm.addNestedPass<func::FuncOp>(createQuantAffineSinkReadsIntoLaunchPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+}
+
+void mlir::quant_affine::buildQuantAffineGPUPipeline(
+    OpPassManager &pm, const GPUPipelineOptions &options) {
+  addGPUMappingStages(pm, options);
   pm.addPass(createGpuKernelOutliningPass());
 
   // 4. Device code to NVVM (float8 conversions, host and device, in integer
@@ -138,5 +146,24 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   QuantAffineCheckLoweredPassOptions lowered;
   lowered.allowGPU = true;
   lowered.pipelineName = "--quant-affine-gpu-pipeline";
+  pm.addPass(createQuantAffineCheckLoweredPass(lowered));
+}
+
+void mlir::quant_affine::buildQuantAffineTestGPUOnCPUPipeline(
+    OpPassManager &pm, const GPUPipelineOptions &options) {
+  addGPUMappingStages(pm, options);
+  // The launches as loops over blocks and threads, bodies unchanged.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineTestLaunchesOnCPUPass());
+  // Then lowered as the CPU pipeline lowers its loops, with its exact
+  // float8 and bf16 conversions.
+  addLoopsStage(pm.nest<func::FuncOp>());
+  addFunctionCleanup<func::FuncOp>(pm);
+  addSoftFloatStage(pm);
+  addStandardToLLVMStage(pm);
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
+  addCarryBF16Stage(pm);
+  QuantAffineCheckLoweredPassOptions lowered;
+  lowered.pipelineName = "--quant-affine-test-gpu-on-cpu-pipeline";
   pm.addPass(createQuantAffineCheckLoweredPass(lowered));
 }

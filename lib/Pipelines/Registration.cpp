@@ -165,4 +165,9 @@ void mlir::quant_affine::registerQuantAffinePipelines() {
       "Compile quant_affine on tensors to NVVM GPU kernels in a gpu.binary "
       "and host code in the LLVM dialect",
       checkGPUPipelineOptions, buildQuantAffineGPUPipeline);
+  registerCheckedPipeline<GPUPipelineOptions>(
+      "quant-affine-test-gpu-on-cpu-pipeline",
+      "Tests only: the GPU pipeline's mapped kernels run as loops over blocks "
+      "and threads on the host, lowered to the LLVM dialect",
+      checkGPUPipelineOptions, buildQuantAffineTestGPUOnCPUPipeline);
 }

@@ -50,6 +50,20 @@ void addLoopsStage(OpPassManager &pm);
 /// LLVM dialect.
 void addStandardToLLVMStage(OpPassManager &pm);
 
+/// Host code on the CPU: float8 and bf16 conversions (and bf16 arithmetic,
+/// in f32) in exact integer arithmetic; before addStandardToLLVMStage.
+void addSoftFloatStage(OpPassManager &pm);
+
+/// bf16 values carried as i16 in the LLVM dialect; the last stage before
+/// the lowered-output check.
+void addCarryBF16Stage(OpPassManager &pm);
+
+struct GPUPipelineOptions;
+/// The GPU pipeline up to its kernels: fused linalg, vector tiles,
+/// bufferized, mapped to blocks and threads in gpu.launch ops (not yet
+/// outlined). The GPU pipeline and its CPU-executed test form share it.
+void addGPUMappingStages(OpPassManager &pm, const GPUPipelineOptions &options);
+
 } // namespace quant_affine
 } // namespace mlir
 

@@ -160,6 +160,14 @@ checkGPUPipelineOptions(const GPUPipelineOptions &options,
 void buildQuantAffineGPUPipeline(OpPassManager &pm,
                                  const GPUPipelineOptions &options);
 
+/// For tests where there is no GPU: the GPU pipeline's mapping (the same
+/// stages and options up to the kernels), with each gpu.launch run as loops
+/// over blocks and threads on the CPU (quant-affine-test-launches-on-cpu),
+/// lowered to the LLVM dialect for the host. chip, features, format,
+/// opt-level and cuda-path are not used.
+void buildQuantAffineTestGPUOnCPUPipeline(OpPassManager &pm,
+                                          const GPUPipelineOptions &options);
+
 /// Registers --quant-affine-cpu-pipeline and --quant-affine-gpu-pipeline,
 /// and the code generation passes they are built from.
 void registerQuantAffinePipelines();

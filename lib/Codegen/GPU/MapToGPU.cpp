@@ -113,6 +113,62 @@ mapBlocks(OpBuilder &b, ArrayRef<int64_t> blockCounts) {
   return mapping;
 }
 
+/// Splits `loop` into a loop over blocks around a loop over the threads of a
+/// block, `tile[d]` threads along dim d. The one place the mapping derives
+/// its indices from the tile shape: the block loop steps by `step * tile`,
+/// the thread loop counts threads (0 to tile, step 1), a thread's index is
+/// `block + thread * step`, and that index is guarded against the bound
+/// wherever the tile may overrun it (a dynamic or non-divisible dim).
+/// (Upstream's scf::tileParallelLoop with noMinMaxBounds scales the inner
+/// index by the step twice in its guard, which silently skipped all but the
+/// first vector tile of rows with a dynamic dim elsewhere.)
+std::pair<scf::ParallelOp, scf::ParallelOp>
+tileForBlocksAndThreads(OpBuilder &b, scf::ParallelOp loop,
+                        ArrayRef<int64_t> trips, ArrayRef<int64_t> tile) {
+  Location loc = loop.getLoc();
+  b.setInsertionPoint(loop);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  SmallVector<Value> blockSteps, threadBounds, zeros, ones;
+  for (auto [step, size] : llvm::zip(loop.getStep(), tile)) {
+    blockSteps.push_back(arith::MulIOp::create(b, loc, step, index(size)));
+    threadBounds.push_back(index(size));
+    zeros.push_back(index(0));
+    ones.push_back(index(1));
+  }
+  auto blocks = scf::ParallelOp::create(b, loc, loop.getLowerBound(),
+                                        loop.getUpperBound(), blockSteps);
+  b.setInsertionPoint(blocks.getBody()->getTerminator());
+  auto threads = scf::ParallelOp::create(b, loc, zeros, threadBounds, ones);
+  b.setInsertionPoint(threads.getBody()->getTerminator());
+  SmallVector<Value> ivs;
+  Value inBounds;
+  for (auto [d, blockIv, threadIv] :
+       llvm::enumerate(blocks.getInductionVars(), threads.getInductionVars())) {
+    Value offset = arith::MulIOp::create(b, loc, threadIv, loop.getStep()[d]);
+    Value iv = arith::AddIOp::create(b, loc, blockIv, offset);
+    ivs.push_back(iv);
+    if (trips[d] != kDynamic && trips[d] % tile[d] == 0)
+      continue;
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, iv,
+                                     loop.getUpperBound()[d]);
+    inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, in) : in;
+  }
+  Block *body = threads.getBody();
+  if (inBounds) {
+    auto guard = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+    body = guard.thenBlock();
+  }
+  // The original body, minus its scf.reduce, before the new terminator.
+  Block &original = *loop.getBody();
+  IRRewriter rewriter(b);
+  rewriter.eraseOp(original.getTerminator());
+  rewriter.inlineBlockBefore(&original, body->getTerminator(), ivs);
+  rewriter.eraseOp(loop);
+  return {blocks, threads};
+}
+
 struct QuantAffineMapToGPUPass
     : quant_affine::impl::QuantAffineMapToGPUPassBase<QuantAffineMapToGPUPass> {
   using Base::Base;
@@ -170,8 +226,12 @@ struct QuantAffineMapToGPUPass
       for (auto [trip, size] : llvm::zip(trips, tile))
         blockCounts.push_back(trip == kDynamic ? kDynamic
                                                : llvm::divideCeil(trip, size));
-      auto [blocks, threads] =
-          scf::tileParallelLoop(loop, tile, /*noMinMaxBounds=*/true);
+      if (loop.getNumResults() != 0) {
+        loop.emitError("cannot map a parallel loop with reductions to GPU "
+                       "blocks and threads");
+        return signalPassFailure();
+      }
+      auto [blocks, threads] = tileForBlocksAndThreads(b, loop, trips, tile);
       if (failed(gpu::setMappingAttr(threads, mapThreads(b, tile.size()))) ||
           failed(gpu::setMappingAttr(blocks, mapBlocks(b, blockCounts)))) {
         blocks.emitError("could not map this loop to GPU blocks and threads");

@@ -98,7 +98,9 @@ struct WarpPlan {
   /// Results per warp: `rows` consecutive indices of the parallel dim
   /// `rowDim`, which some input does not use (the activations x of a
   /// matmul, then read once for all of them).
-  unsigned rowDim = 0;
+  /// (None when no parallel dim qualifies: then `rows` is 1 and no index is
+  /// overridden; a reduction dim must never be taken for it.)
+  std::optional<unsigned> rowDim;
   int64_t rows = 1;
 };
 
@@ -325,13 +327,15 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
         SmallVector<Value> rowIndex;
         SmallVector<SmallVector<Value>> outIndices;
         for (int64_t row = 0; row < plan.rows; ++row) {
-          rowIndex.push_back(row == 0 ? ivs[plan.rowDim]
-                                      : arith::AddIOp::create(b, loc,
-                                                              ivs[plan.rowDim],
-                                                              constant(b, row))
-                                            .getResult());
           SmallVector<Value> rowIvs(ivs);
-          rowIvs[plan.rowDim] = rowIndex.back();
+          if (plan.rowDim) {
+            Value first = ivs[*plan.rowDim];
+            rowIndex.push_back(row == 0 ? first
+                                        : arith::AddIOp::create(
+                                              b, loc, first, constant(b, row))
+                                              .getResult());
+            rowIvs[*plan.rowDim] = rowIndex.back();
+          }
           outIndices.push_back(indicesAt(b, loc, outMap, rowIvs));
         }
         // Partial sums from -0.0 (x + -0.0 is x for every x).
@@ -367,7 +371,8 @@ void lowerToWarpSums(RewriterBase &rewriter, linalg::LinalgOp op,
               // LLVM keeps one.)
               scf::ValueVector sums;
               for (int64_t row = 0; row < plan.rows; ++row) {
-                ivs[plan.rowDim] = rowIndex[row];
+                if (plan.rowDim)
+                  ivs[*plan.rowDim] = rowIndex[row];
                 sums.push_back(
                     stepAt(b, loc, op, ivs, accumulators[row], &plan));
               }

@@ -7,14 +7,19 @@
 // reads: the innermost dim on thread x (coalesced accesses), the dim with the
 // most blocks on block x.
 
+// The block loop steps by step x threads; the thread loop counts threads;
+// a thread's index is block + thread x step. 8 x 1024 in tiles of 4 divides
+// evenly: no guard.
 // CHECK-LABEL: func.func @rows
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: %[[STEP:.*]] = arith.muli %[[C4]], %[[C256]] : index
 // CHECK: scf.parallel (%[[BI:.*]], %[[BJ:.*]]) = ({{.*}}) to ({{.*}}) step (%{{.*}}, %[[STEP]]) {
-// CHECK: scf.parallel (%[[TI:.*]], %[[TJ:.*]]) = ({{.*}}) to ({{.*}}, %[[STEP]]) step (%{{.*}}, %[[C4]]) {
-// CHECK: %[[I:.*]] = arith.addi %[[TI]], %[[BI]] : index
-// CHECK: %[[J:.*]] = arith.addi %[[TJ]], %[[BJ]] : index
+// CHECK: scf.parallel (%[[TI:.*]], %[[TJ:.*]]) = ({{.*}}) to ({{.*}}) step ({{.*}}) {
+// CHECK: %[[I:.*]] = arith.addi %[[BI]], %{{.*}} : index
+// CHECK: %[[OJ:.*]] = arith.muli %[[TJ]], %[[C4]] : index
+// CHECK: %[[J:.*]] = arith.addi %[[BJ]], %[[OJ]] : index
+// CHECK-NOT: scf.if
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_y, {{.*}}>, #gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>, #gpu.loop_dim_map<processor = block_y, {{.*}}>]}
@@ -47,10 +52,10 @@ func.func @rows(%m: memref<8x1024xf32>) {
 // CHECK-DAG: %[[C1000:.*]] = arith.constant 1000 : index
 // CHECK: scf.parallel (%[[B:.*]]) =
 // CHECK: scf.parallel (%[[T:.*]]) =
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[C1000]] : index
-// CHECK: %[[GUARD:.*]] = arith.andi %{{.*}}, %[[IN]] : i1
-// CHECK: scf.if %[[GUARD]] {
-// CHECK-NEXT: memref.store
+// CHECK: %[[I:.*]] = arith.addi %[[B]], %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[C1000]] : index
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[I]]]
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 func.func @ragged(%m: memref<1000xf32>) {
@@ -86,5 +91,38 @@ func.func @ragged(%m: memref<1000xf32>) {
 func.func @untiled(%a: memref<f32>, %b: memref<f32>, %c: memref<64xf32>, %d: memref<64xf32>) {
   linalg.copy ins(%a : memref<f32>) outs(%b : memref<f32>)
   linalg.copy ins(%c : memref<64xf32>) outs(%d : memref<64xf32>)
+  return
+}
+
+// -----
+
+// A dynamic row count guards the rows only; the columns (2 vector tiles of 4
+// per row) are exact. The guard compares the thread's own index, scaled by
+// the step once: the guard of upstream's tileParallelLoop scaled it twice
+// (thread x 4 x 4 < 8), so only thread 0 of each row wrote.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[N:.*]] = memref.dim %{{.*}}, %[[C0]]
+// CHECK: scf.parallel (%[[BI:.*]], %[[BJ:.*]]) =
+// CHECK: scf.parallel (%[[TI:.*]], %[[TJ:.*]]) =
+// CHECK: %[[I:.*]] = arith.addi %[[BI]], %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : index
+// CHECK: %[[OJ:.*]] = arith.muli %[[TJ]], %[[C4]] : index
+// CHECK: %[[J:.*]] = arith.addi %[[BJ]], %[[OJ]] : index
+// CHECK-NOT: arith.cmpi
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: vector.transfer_write %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
+func.func @dynamic_rows(%m: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %n = memref.dim %m, %c0 : memref<?x8xf32>
+  %v = arith.constant dense<1.0> : vector<4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c8) step (%c1, %c4) {
+    vector.transfer_write %v, %m[%i, %j] {in_bounds = [true]} : vector<4xf32>, memref<?x8xf32>
+    scf.reduce
+  }
   return
 }

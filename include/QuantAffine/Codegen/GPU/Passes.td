@@ -38,6 +38,27 @@ def QuantAffineManagedAllocationsPass
   let dependentDialects = ["gpu::GPUDialect"];
 }
 
+def QuantAffineManagedConstantsPass
+    : Pass<"quant-affine-managed-constants", "ModuleOp"> {
+  let summary = "Give kernels managed copies of module constants";
+  let description = [{
+    Bufferization turns constant tensors into `memref.global` constants,
+    which live in host memory: a kernel that reads one, directly or through
+    a function the constant is passed to, would dereference a host pointer
+    (`CUDA_ERROR_ILLEGAL_ADDRESS`). Every host `memref.get_global` of a
+    constant global (static shape, identity layout) becomes a managed copy
+    (`gpu.alloc host_shared`, filled by `memref.copy`) made the first time
+    the program reaches it and kept, in an `llvm.mlir.global` pointer slot
+    of its own, for the rest of the run: later calls reuse it, kernels and
+    the host (which may print a returned constant) both read it. The copy is
+    never freed, like the global it stands for.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "gpu::GPUDialect", "LLVM::LLVMDialect",
+    "memref::MemRefDialect", "scf::SCFDialect"
+  ];
+}
+
 def QuantAffineMapToGPUPass
     : Pass<"quant-affine-map-to-gpu", "func::FuncOp"> {
   let summary = "Split top-level scf.parallel loops into GPU blocks and threads";
@@ -173,6 +194,39 @@ def QuantAffineCheckGPUTargetPass
   let options = [
     Option<"cudaPath", "cuda-path", "std::string",
            /*default=*/"\"/usr/local/cuda\"", "CUDA toolkit root">
+  ];
+}
+
+def QuantAffineTestLaunchesOnCPUPass
+    : Pass<"quant-affine-test-launches-on-cpu", "func::FuncOp"> {
+  let summary = "Run gpu.launch bodies as loops on the CPU (tests only)";
+  let description = [{
+    For testing the GPU mapping where there is no GPU. Every `gpu.launch`
+    becomes `scf.for` loops over its blocks (z, y, x) and, inside each
+    block, over its threads (z, y, x), with the body unchanged: block and
+    thread ids are the loop indices, grid and block sizes the launch's
+    operands. A wrong tile offset, stride or guard in the mapping therefore
+    gives wrong values on the CPU too.
+
+    Threads of a block that exchange values run in lockstep: the body is
+    cut at each `gpu.shuffle` and `gpu.barrier` (also inside an `scf.if`
+    without results) into pieces, each run for every thread of the block
+    before the next. A value one piece makes and a later piece uses is
+    kept per thread in a buffer, unless it is side-effect free and can be
+    recomputed; a shuffle reads its partner's published value, with the
+    lane arithmetic of `shfl.sync` (`xor`, `up`, `down`, `idx` within
+    `width`). Anything else that needs the threads of a block or warp at
+    once is an error.
+
+    Host-side GPU memory operations become their memref forms:
+    `gpu.alloc` (also `host_shared`) `memref.alloc`, `gpu.dealloc`
+    `memref.dealloc`, `gpu.memcpy` `memref.copy`; `gpu.wait` goes away.
+
+    `--quant-affine-test-gpu-on-cpu-pipeline` runs it where the GPU
+    pipeline outlines its kernels.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "memref::MemRefDialect", "scf::SCFDialect"
   ];
 }
 
