@@ -27,6 +27,7 @@
 
 #include "Stages.h"
 
+#include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
@@ -105,6 +106,7 @@ void mlir::quant_affine::addGPUMappingStages(
   // (Ops that were not tiled become parallel loops in quant-affine-map-to-gpu.)
   QuantAffineMapToGPUPassOptions map;
   map.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createQuantAffineKernelsForHostAccessesPass());
   pm.addNestedPass<func::FuncOp>(createQuantAffineMapToGPUPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
@@ -112,6 +114,8 @@ void mlir::quant_affine::addGPUMappingStages(
   // buffers may be device memory, which the host cannot read.
   pm.addNestedPass<func::FuncOp>(createQuantAffineSinkReadsIntoLaunchPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  // Host code touches no argument; kernels read no host-only memory.
+  pm.addPass(createQuantAffineCheckHostAccessPass());
 }
 
 void mlir::quant_affine::buildQuantAffineGPUPipeline(
@@ -133,7 +137,10 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   pm.addNestedPass<gpu::GPUModuleOp>(
       createQuantAffineCheckGPUTargetPass(check));
 
-  // 5. Host code to LLVM; device code to a binary.
+  // 5. Host code to LLVM; device code to a binary. Vector ops users wrote on
+  // host buffers access elements that LLVM packs differently in vectors
+  // (i12, i24) one at a time, as on the CPU.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
   addLoopsStage(pm.nest<func::FuncOp>());
   addStandardToLLVMStage(pm);
   pm.addPass(createGpuToLLVMConversionPass());
@@ -154,6 +161,7 @@ void mlir::quant_affine::buildQuantAffineTestGPUOnCPUPipeline(
   addGPUMappingStages(pm, options);
   // The launches as loops over blocks and threads, bodies unchanged.
   pm.addNestedPass<func::FuncOp>(createQuantAffineTestLaunchesOnCPUPass());
+  pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
   // Then lowered as the CPU pipeline lowers its loops, with its exact
   // float8 and bf16 conversions.
   addLoopsStage(pm.nest<func::FuncOp>());

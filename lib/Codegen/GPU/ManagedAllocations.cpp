@@ -40,9 +40,10 @@ bool onHost(Operation *op) {
          !op->getParentOfType<gpu::GPUModuleOp>();
 }
 
-/// Whether `copy` reads or writes a buffer the caller passed (through views),
-/// which may be device memory the host cannot touch, with one identity
-/// layout on both sides (what gpu.memcpy lowers). The copy that returns a
+/// Whether `copy` reads or writes a buffer the caller passed (through
+/// views), which may be device memory the host cannot touch, with identity
+/// layouts of one element type and rank on both sides (what gpu.memcpy
+/// lowers; dynamic sizes come from the descriptor). The copy that returns a
 /// tensor computed into an argument's buffer is one.
 bool copiesArgument(memref::CopyOp copy) {
   auto rootIsArgument = [](MemrefValue buffer) {
@@ -51,9 +52,23 @@ bool copiesArgument(memref::CopyOp copy) {
   };
   auto source = dyn_cast<MemRefType>(copy.getSource().getType());
   auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
-  return source && target && source == target &&
-         source.getLayout().isIdentity() && source.hasStaticShape() &&
+  return source && target &&
+         source.getElementType() == target.getElementType() &&
+         source.getRank() == target.getRank() &&
+         source.getLayout().isIdentity() && target.getLayout().isIdentity() &&
          (rootIsArgument(copy.getSource()) || rootIsArgument(copy.getTarget()));
+}
+
+/// Whether `copy` copies a buffer onto itself: one is a memref.cast of the
+/// other (what materializing a function's result into the argument it was
+/// computed in leaves). A no-op, erased.
+bool copiesOntoItself(memref::CopyOp copy) {
+  auto strip = [](Value v) {
+    while (auto cast = v.getDefiningOp<memref::CastOp>())
+      v = cast.getSource();
+    return v;
+  };
+  return strip(copy.getSource()) == strip(copy.getTarget());
 }
 
 struct QuantAffineManagedAllocationsPass
@@ -62,10 +77,12 @@ struct QuantAffineManagedAllocationsPass
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
-    SmallVector<memref::CopyOp> argumentCopies;
+    SmallVector<memref::CopyOp> argumentCopies, selfCopies;
     getOperation().walk([&](Operation *op) {
       if (auto copy = dyn_cast<memref::CopyOp>(op);
-          copy && onHost(op) && copiesArgument(copy))
+          copy && onHost(op) && copiesOntoItself(copy))
+        selfCopies.push_back(copy);
+      else if (copy && onHost(op) && copiesArgument(copy))
         argumentCopies.push_back(copy);
       if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && onHost(op))
         allocs.push_back(alloc);
@@ -73,6 +90,8 @@ struct QuantAffineManagedAllocationsPass
         deallocs.push_back(dealloc);
     });
     IRRewriter rewriter(&getContext());
+    for (memref::CopyOp copy : selfCopies)
+      rewriter.eraseOp(copy);
     for (memref::AllocOp alloc : allocs) {
       rewriter.setInsertionPoint(alloc);
       rewriter.replaceOpWithNewOp<gpu::AllocOp>(

@@ -174,8 +174,9 @@ struct QuantAffineMapToGPUPass
   using Base::Base;
 
   /// Linalg ops left outside any loop (not tiled: scalar ones) become
-  /// parallel loops here; a rank-0 op, which has no loop and would run on
-  /// the host on device memory, goes into a one-iteration scf.parallel.
+  /// parallel loops here; an op without parallel loops (rank 0, or a
+  /// reduction to one element), which would run on the host on device
+  /// memory, goes into a one-iteration scf.parallel.
   LogicalResult loopsForUntiledOps() {
     SmallVector<linalg::LinalgOp> untiled;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -187,7 +188,9 @@ struct QuantAffineMapToGPUPass
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : untiled) {
       rewriter.setInsertionPoint(op);
-      if (op.getNumLoops() == 0) {
+      // (A reduction with no parallel dim too: as loops it would be scf.for
+      // loops on the host, reading device memory.)
+      if (op.getNumParallelLoops() == 0) {
         Location loc = op.getLoc();
         Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
         Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);

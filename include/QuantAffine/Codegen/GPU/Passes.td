@@ -38,6 +38,27 @@ def QuantAffineManagedAllocationsPass
   let dependentDialects = ["gpu::GPUDialect"];
 }
 
+def QuantAffineCheckHostAccessPass
+    : Pass<"quant-affine-check-host-access", "ModuleOp"> {
+  let summary = "Reject host code that touches device memory, and kernels "
+                "that read host memory";
+  let description = [{
+    Runs after the launches are made. Buffer arguments of a GPU function may
+    be device memory (`cuMemAlloc`), which the host cannot touch: any host
+    op that reads or writes a buffer whose root (through views) is a
+    function argument is an error at that op, naming the argument (every
+    buffer argument of a public function; of a private one, those that a
+    call in the module passes such a buffer). Such code
+    comes from ops the pipeline does not map to the GPU: vector ops and
+    element reads or writes on arguments outside any linalg op. (`gpu.memcpy`
+    is allowed: the driver makes the copy.)
+
+    A kernel that captures host-only memory is an error at the launch with a
+    note at the buffer: a stack buffer (`memref.alloca`) or a global that
+    `quant-affine-managed-constants` did not copy (a mutable one).
+  }];
+}
+
 def QuantAffineManagedConstantsPass
     : Pass<"quant-affine-managed-constants", "ModuleOp"> {
   let summary = "Give kernels managed copies of module constants";
@@ -57,6 +78,29 @@ def QuantAffineManagedConstantsPass
     "arith::ArithDialect", "gpu::GPUDialect", "LLVM::LLVMDialect",
     "memref::MemRefDialect", "scf::SCFDialect"
   ];
+}
+
+def QuantAffineKernelsForHostAccessesPass
+    : Pass<"quant-affine-kernels-for-host-accesses", "func::FuncOp"> {
+  let summary = "Move buffer accesses left in host code into one-thread "
+                "parallel loops";
+  let description = [{
+    Element and vector accesses of buffers (`memref.load`/`store`,
+    `vector.transfer_read`/`write`, `vector.load`/`store`) outside any
+    parallel loop would run on the host, but a buffer may be device memory.
+    They come from tile loops of one iteration that canonicalization folded
+    away (an op on a 1 x 1 tensor), and from the vector-form and scalar-form
+    ops users write. Each run of neighbouring such accesses and the
+    side-effect-free ops between them moves into a one-iteration
+    `scf.parallel`, which `quant-affine-map-to-gpu` turns into a one-thread
+    kernel. Reads and side-effect-free ops first move down to their first
+    user where no op in between may write the buffer read, so that a read
+    and the store it feeds meet. A run that reads a value the host needs
+    afterwards (a branch condition, a loop bound) stays on the host, where
+    `quant-affine-check-host-access` reports it if the buffer may be device
+    memory.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
 
 def QuantAffineMapToGPUPass
