@@ -2046,6 +2046,34 @@ def parse_features(spec):
     return feats
 
 
+def modules_elsewhere(args):
+    """--emit-modules and --check-outputs: the same batches of programs,
+    written as modules, or their outputs (from a run elsewhere) checked.
+    Opaque lanes (libm against libdevice) are not compared."""
+    batches = [list(range(i, min(i + args.batch, args.count)))
+               for i in range(0, args.count, args.batch)]
+    if args.emit_modules:
+        os.makedirs(args.emit_modules, exist_ok=True)
+        for b, pids in enumerate(batches):
+            progs = [make_program(args.seed, pid, args.feats) for pid in pids]
+            with open(os.path.join(args.emit_modules, "m%d.mlir" % b), "w") as f:
+                f.write(module_text(progs))
+        print("%d modules, %d programs" % (len(batches), args.count))
+        return 0
+    missing, mismatched = set(), set()
+    for b, pids in enumerate(batches):
+        path = os.path.join(args.check_outputs, "m%d.out" % b)
+        outs = parse_output(open(path).read()) if os.path.exists(path) else {}
+        for pid in pids:
+            prog = make_program(args.seed, pid, args.feats)
+            for ci, sig, detail in check_program(prog, {0: outs}, [([], {})]):
+                (missing if sig == "missing output" else mismatched).add(pid)
+                print("program %d (m%d): %s: %s" % (pid, b, sig, detail))
+    mismatched -= missing
+    print("%d programs, %d missing outputs, %d mismatches" % (args.count, len(missing), len(mismatched)))
+    return 1 if missing or mismatched else 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -2073,6 +2101,12 @@ def main():
     p.add_argument("--print", type=int, metavar="PID", help="print program PID's module and exit")
     p.add_argument("--only", metavar="PIDS", help="comma list of program numbers to run")
     p.add_argument("--verbose", action="store_true")
+    p.add_argument("--emit-modules", metavar="DIR",
+                   help="write the programs' modules (--batch a module) as DIR/mN.mlir and "
+                   "exit: for running elsewhere (utils/gpu-bundle)")
+    p.add_argument("--check-outputs", metavar="DIR",
+                   help="compare DIR/mN.out, the printed output of module N run elsewhere, "
+                   "with the reference (the same --seed, --count, --batch and --features)")
     args = p.parse_args()
     args.feats = frozenset(parse_features(args.features))
     global PIPELINE
@@ -2089,6 +2123,8 @@ def main():
     if args.print is not None:
         sys.stdout.write(module_text([make_program(args.seed, args.print, args.feats)]))
         return 0
+    if args.emit_modules or args.check_outputs:
+        return modules_elsewhere(args)
     pids = list(range(args.count))
     if args.only:
         pids = [int(x) for x in args.only.split(",")]

@@ -112,9 +112,12 @@ void mlir::quant_affine::addInPlaceBufferizationStage(
   // unstructured control flow that lifting left (BufferizationPrep.cpp).
   pm.addNestedPass<func::FuncOp>(createQuantAffineLocalizeRegionResultsPass());
   // For kernels: reductions keep their sums in registers (ReductionLoops.cpp).
-  if (parallelLoops)
+  // Reductions to one element over many threads (SplitReductions.cpp).
+  if (parallelLoops) {
+    pm.addNestedPass<func::FuncOp>(createQuantAffineSplitReductionsPass());
     pm.addNestedPass<func::FuncOp>(
         createQuantAffineReductionLoopsPass(reductionLoops));
+  }
   // i1, i2 and i4 buffers packed, from signatures to accesses; before
   // deallocation adds i1 buffers of its own.
   QuantAffineEmulateNarrowTypesPassOptions narrow;

@@ -39,10 +39,6 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` may move into a one-thread kernel among its neighbours: an
-/// access to a buffer element or vector (what a one-iteration tile loop
-/// leaves behind when canonicalization folds it, and what vector-form ops
-/// users write do), or a side-effect-free op without regions.
 /// The buffer a read reads (through views), or null.
 Value readRoot(Operation *op) {
   Value source;
@@ -114,32 +110,62 @@ void sinkToFirstUsers(Block &block) {
   }
 }
 
-bool isLooseAccess(Operation *op) {
+/// An access to a buffer element or vector: what a one-iteration tile loop
+/// leaves behind when canonicalization folds it, what vector-form ops users
+/// write become, and what packing sub-byte elements adds (masked stores,
+/// atomic read-modify-writes of a shared byte).
+bool isAccess(Operation *op) {
   return isa<vector::TransferReadOp, vector::TransferWriteOp, vector::LoadOp,
-             vector::StoreOp, memref::LoadOp, memref::StoreOp>(op);
+             vector::StoreOp, vector::MaskedLoadOp, vector::MaskedStoreOp,
+             memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(op);
 }
+
+/// Whether `op` is an access, or an scf.for/scf.if around accesses and
+/// side-effect-free ops only.
+bool isLooseAccess(Operation *op) {
+  if (isAccess(op))
+    return true;
+  if (!isa<scf::ForOp, scf::IfOp>(op))
+    return false;
+  bool accesses = false;
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested == op || isa<scf::YieldOp, scf::ForOp, scf::IfOp>(nested))
+      return WalkResult::advance();
+    if (isAccess(nested)) {
+      accesses = true;
+      return WalkResult::advance();
+    }
+    return nested->getNumRegions() == 0 && isPure(nested)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return accesses && !result.wasInterrupted();
+}
+
+/// Whether `op` may move into a one-thread kernel among its neighbours.
 bool canJoinKernel(Operation *op) {
   return isLooseAccess(op) || (op->getNumRegions() == 0 && isPure(op) &&
                                !op->hasTrait<OpTrait::IsTerminator>());
 }
 
-/// Moves each run of neighbouring host ops that accesses buffers (and reads
-/// nothing the host uses after it) into a one-iteration scf.parallel after
-/// it, which becomes a one-thread kernel: the host reads and writes no
-/// buffer, which may be device memory. Side-effect-free ops of the run that
-/// the host also uses after it stay where they are.
+/// Moves each run of neighbouring host ops that accesses buffers into
+/// one-iteration scf.parallel ops, which become one-thread kernels: the host
+/// reads and writes no buffer, which may be device memory. What the host
+/// uses after the run stays where it is: side-effect-free ops, and reads
+/// (with what they need), which cut the run into pieces.
 void wrapLooseAccesses(func::FuncOp func) {
+  // Outer blocks first: a loop around accesses joins the run around it.
   SmallVector<Block *> blocks;
-  func.walk([&](Block *block) {
-    Operation *parent = block->getParentOp();
-    if (!isa<scf::ParallelOp, gpu::LaunchOp, linalg::LinalgOp>(parent) &&
-        !parent->getParentOfType<scf::ParallelOp>() &&
-        !parent->getParentOfType<gpu::LaunchOp>() &&
-        !parent->getParentOfType<linalg::LinalgOp>())
-      blocks.push_back(block);
-  });
+  func.walk<WalkOrder::PreOrder>(
+      [&](Block *block) { blocks.push_back(block); });
   IRRewriter rewriter(func.getContext());
   for (Block *block : blocks) {
+    Operation *parent = block->getParentOp();
+    if (isa<scf::ParallelOp, gpu::LaunchOp, linalg::LinalgOp>(parent) ||
+        parent->getParentOfType<scf::ParallelOp>() ||
+        parent->getParentOfType<gpu::LaunchOp>() ||
+        parent->getParentOfType<linalg::LinalgOp>())
+      continue;
     sinkToFirstUsers(*block);
     SmallVector<SmallVector<Operation *>> runs(1);
     for (Operation &op : *block) {
@@ -170,33 +196,31 @@ void wrapLooseAccesses(func::FuncOp func) {
               def && inRun.contains(def))
             worklist.push_back(def);
       }
-      // Reads that stay (for the host, or for a later kernel that
-      // quant-affine-sink-reads-into-launch gives them to) must not read
-      // what an op of the run that moves below them writes.
-      bool hazard = false;
+      // The ops that stay and have effects (reads the host or a later
+      // kernel needs) split the run into pieces; each piece's other ops
+      // move into a loop at the piece's end, so no access changes order
+      // with them.
+      SmallVector<SmallVector<Operation *>> pieces(1);
       for (Operation *op : run) {
-        Value root = readRoot(op);
-        if (!root || !stays.contains(op))
+        if (stays.contains(op) && !isPure(op)) {
+          pieces.emplace_back();
           continue;
-        for (Operation *before : run) {
-          if (before == op)
-            break;
-          hazard |= !stays.contains(before) && !readMayMovePast(before, root);
         }
-      }
-      if (hazard || llvm::all_of(run, [&](Operation *op) {
-            return stays.contains(op) || !isLooseAccess(op);
-          }))
-        continue;
-      Location loc = run.front()->getLoc();
-      rewriter.setInsertionPointAfter(run.back());
-      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                          ValueRange{one}, ValueRange{one});
-      for (Operation *op : run)
         if (!stays.contains(op))
+          pieces.back().push_back(op);
+      }
+      for (ArrayRef<Operation *> piece : pieces) {
+        if (llvm::none_of(piece, isLooseAccess))
+          continue;
+        Location loc = piece.front()->getLoc();
+        rewriter.setInsertionPointAfter(piece.back());
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                            ValueRange{one}, ValueRange{one});
+        for (Operation *op : piece)
           op->moveBefore(loop.getBody()->getTerminator());
+      }
     }
   }
 }

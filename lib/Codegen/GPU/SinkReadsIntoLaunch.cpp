@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -46,6 +47,14 @@ Value rootOf(Value buffer) {
 /// has unknown effects.
 bool addWrittenRoots(Operation *op, llvm::SmallPtrSet<Value, 8> &roots) {
   WalkResult walk = op->walk([&](Operation *nested) {
+    // (Waiting for a stream writes no buffer; nor does a failed run-time
+    // check, which prints with dprintf and aborts.)
+    if (isa<gpu::WaitOp>(nested))
+      return WalkResult::advance();
+    if (auto call = dyn_cast<LLVM::CallOp>(nested);
+        call && call.getCallee() &&
+        llvm::is_contained({"dprintf", "abort"}, *call.getCallee()))
+      return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
     if (!effects) {
       // Unknown effects: only ops with regions say so through their bodies.
@@ -78,9 +87,12 @@ std::optional<llvm::SmallPtrSet<Value, 8>> writtenRoots(gpu::LaunchOp launch) {
   return roots;
 }
 
-/// Whether an op between `read` and `launch` (same block) may write or free
-/// a buffer that `read` reads: then the read must stay where it is.
-bool overwrittenBefore(Operation *read, gpu::LaunchOp launch) {
+/// Whether an op between `read` and `anchor` (same block) may write or free
+/// a buffer that `read` reads: then the read must stay where it is. An
+/// anchor other than the launch is the loop or branch around it in the
+/// read's block, and none of its ops (in any iteration) may write it either.
+bool overwrittenBefore(Operation *read, Operation *anchor,
+                       gpu::LaunchOp launch) {
   auto effects = dyn_cast<MemoryEffectOpInterface>(read);
   SmallVector<MemoryEffects::EffectInstance> instances;
   if (effects)
@@ -88,10 +100,12 @@ bool overwrittenBefore(Operation *read, gpu::LaunchOp launch) {
   if (instances.empty())
     return false;
   llvm::SmallPtrSet<Value, 8> between;
-  for (Operation *op = read->getNextNode(); op != launch.getOperation();
+  for (Operation *op = read->getNextNode(); op != anchor;
        op = op->getNextNode())
     if (!addWrittenRoots(op, between))
       return true;
+  if (anchor != launch.getOperation() && !addWrittenRoots(anchor, between))
+    return true;
   return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
     return between.contains(rootOf(e.getValue()));
   });
@@ -126,15 +140,24 @@ void sinkReads(gpu::LaunchOp launch,
   SmallVector<Value> worklist(captured.begin(), captured.end());
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || sunk.contains(op) || op->getBlock() != launch->getBlock() ||
-        !readsUnwritten(op, written) || overwrittenBefore(op, launch))
+    // In the launch's block, or in a block around it (a read that
+    // loop-invariant code motion took out of the loop around the launch).
+    Operation *anchor =
+        op ? op->getBlock()->findAncestorOpInBlock(*launch) : nullptr;
+    if (!op || !anchor || sunk.contains(op) || !readsUnwritten(op, written) ||
+        overwrittenBefore(op, anchor, launch))
       continue;
     sunk.insert(op);
     llvm::append_range(worklist, op->getOperands());
   }
   SmallVector<Operation *> ordered(sunk.begin(), sunk.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Program order: ops of an outer block before those of a block nested
+  // in it (which may use them), in order within a block.
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    if (a->getBlock() == b->getBlock())
+      return a->isBeforeInBlock(b);
+    return a->getParentRegion()->isProperAncestor(b->getParentRegion());
+  });
   OpBuilder builder = OpBuilder::atBlockBegin(&launch.getBody().front());
   IRMapping mapping;
   for (Operation *op : ordered) {

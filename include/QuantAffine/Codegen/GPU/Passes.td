@@ -103,6 +103,31 @@ def QuantAffineKernelsForHostAccessesPass
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def QuantAffineSplitReductionsPass
+    : Pass<"quant-affine-split-reductions", "func::FuncOp"> {
+  let summary = "Split reductions to one element over many GPU threads";
+  let description = [{
+    A `linalg.generic` on buffers whose loops are all reductions (the min
+    and max of a whole tensor that a per-tensor `compute_encoding` takes,
+    static or dynamic dims) would run on one GPU thread. When each result
+    combines the running value with a value computed from the inputs by an
+    idempotent operation (`minimumf`, `maximumf`, `minnumf`, `maxnumf`,
+    signed and unsigned `min`/`max`, `andi`, `ori`), splitting is exact for
+    every input, NaN and signed zeros included: the order of the
+    combinations and how often the initial value takes part change no bit.
+
+    The op becomes an `scf.parallel` over `outer x inner` threads, each
+    reducing a part into partial buffers (the innermost dim strided over
+    `inner` threads, so neighbouring threads read neighbouring elements;
+    the outermost in `outer` contiguous chunks; about 64 elements a thread,
+    at most 65536 threads), and the same reduction over the partials, split
+    again while it has more than 256 elements. The last runs on one thread.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "memref::MemRefDialect", "scf::SCFDialect"
+  ];
+}
+
 def QuantAffineMapToGPUPass
     : Pass<"quant-affine-map-to-gpu", "func::FuncOp"> {
   let summary = "Split top-level scf.parallel loops into GPU blocks and threads";
