@@ -38,6 +38,26 @@ def main():
                 "  return", "}", ""]
             header.append("void _mlir_ciface_%s(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);" % name)
             table.append("  {\"ours\", \"%s\", \"i8\", \"%s\", _mlir_ciface_%s, nullptr}," % (op, enc, name))
+    # Dynamic per-tensor quantization (DynamicQuantizeLinear's case): the
+    # min and max of the whole tensor, then the quantization; the encoding
+    # goes to the scale and offset arguments.
+    name = "gpu_dynamic_quantize_tensor"
+    x, enc = tensor((m, n), "f32"), tensor((1, 1), "f32")
+    mlir += [
+        "func.func @%s(%%x: %s, %%s: %s, %%o: %s, %%out: %s) attributes {llvm.emit_c_interface} {"
+        % (name, x, memref((1, 1), "f32"), memref((1, 1), "f32"), memref((m, n), "i8")),
+        "  %%es, %%eo = quant_affine.compute_encoding %%x range [-128, 127] : %s -> (%s, %s)" % (x, enc, enc),
+        "  %%q = quant_affine.quantize %%x, %%es, %%eo range [-128, 127] : (%s, %s, %s) -> %s"
+        % (x, enc, enc, tensor((m, n), "i8")),
+        "  bufferization.materialize_in_destination %%es in restrict writable %%s : (%s, %s) -> ()"
+        % (enc, memref((1, 1), "f32")),
+        "  bufferization.materialize_in_destination %%eo in restrict writable %%o : (%s, %s) -> ()"
+        % (enc, memref((1, 1), "f32")),
+        "  bufferization.materialize_in_destination %%q in restrict writable %%out : (%s, %s) -> ()"
+        % (tensor((m, n), "i8"), memref((m, n), "i8")),
+        "  return", "}", ""]
+    header.append("void _mlir_ciface_%s(MemRef2D *, MemRef2D *, MemRef2D *, MemRef2D *);" % name)
+    table.append("  {\"ours\", \"dynamic_quantize\", \"i8\", \"tensor\", _mlir_ciface_%s, nullptr}," % name)
     header += ["}", "", "static const CompiledKernel kCompiledKernels[] = {"] + table + ["};", ""]
     with open(os.path.join(out_dir, "kernels.mlir"), "w") as f:
         f.write("\n".join(mlir))

@@ -54,6 +54,9 @@ int main(int argc, char **argv) {
   CHECK_CU(cuMemAlloc(&dQOut, kElems));
   CHECK_CU(cuMemAlloc(&dS, maxScales * 4));
   CHECK_CU(cuMemAlloc(&dO, maxScales * 4));
+  CUdeviceptr dDynS, dDynO;
+  CHECK_CU(cuMemAlloc(&dDynS, 4));
+  CHECK_CU(cuMemAlloc(&dDynO, 4));
   CHECK_CU(cuMemcpyHtoD(dX, x.data(), kElems * 4));
   CHECK_CU(cuMemcpyHtoD(dQ, q.data(), kElems));
   CHECK_CU(cuMemcpyHtoD(dS, scales.data(), maxScales * 4));
@@ -73,17 +76,23 @@ int main(int argc, char **argv) {
   for (const CompiledKernel &k : kCompiledKernels) {
     std::string op = k.op, enc = k.encoding;
     Encoding e = encodingOf(enc, kRows, kCols);
-    bool toInt = op == "quantize", fromInt = op == "dequantize";
+    // Dynamic quantization writes its encoding into s and o (device
+    // memory of its own), reads x twice (min/max, then quantize).
+    bool dynamic = op == "dynamic_quantize";
+    bool toInt = op == "quantize" || dynamic, fromInt = op == "dequantize";
     int64_t scaleRows = enc == "tensor" ? 1 : kRows;
     int64_t scaleCols = e.rowStride ? e.rowStride : 1;
     Variant v{
         op,
         enc,
-        kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count,
+        dynamic ? kElems * 9.0 + 8.0
+                : kElems * (toInt || fromInt ? 5.0 : 8.0) + 8.0 * e.count,
         &k,
         fromInt ? deviceView(dQ, kRows, kCols) : deviceView(dX, kRows, kCols),
-        deviceView(dS, scaleRows, scaleCols),
-        deviceView(dO, scaleRows, scaleCols),
+        dynamic ? deviceView(dDynS, 1, 1)
+                : deviceView(dS, scaleRows, scaleCols),
+        dynamic ? deviceView(dDynO, 1, 1)
+                : deviceView(dO, scaleRows, scaleCols),
         toInt ? deviceView(dQOut, kRows, kCols) : deviceView(dY, kRows, kCols),
         {}};
     k.ours(&v.in, &v.s, &v.o, &v.out);
@@ -95,10 +104,18 @@ int main(int argc, char **argv) {
     else
       CHECK_CU(cuMemcpyDtoH(y.data(), dY, kElems * 4));
     long bad = 0;
+    float dynS = 0, dynO = 0;
+    if (dynamic) {
+      // The codes against the device's own encoding; the encoding's bits
+      // are the conformance tests' business.
+      CHECK_CU(cuMemcpyDtoH(&dynS, dDynS, 4));
+      CHECK_CU(cuMemcpyDtoH(&dynO, dDynO, 4));
+      bad += !(dynS > 0);
+    }
     for (int64_t r = 0; r < kRows; ++r)
       for (int64_t c = 0; c < kCols; ++c) {
         int64_t i = r * kCols + c, j = r * e.rowStride + c / e.block;
-        float s = scales[j], o = offsets[j];
+        float s = dynamic ? dynS : scales[j], o = dynamic ? dynO : offsets[j];
         if (toInt) {
           bad += static_cast<int8_t>(quantizeRef(x[i], s, o)) != qo[i];
         } else {

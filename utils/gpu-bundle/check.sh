@@ -18,5 +18,16 @@ for out in "$RESULTS"/*.out; do
     failed=$((failed + 1))
   fi
 done
+# The random programs: every lane against utils/progtest.py's reference.
+if [ -f "$RESULTS/programs/count" ]; then
+  if python3 "$ROOT/utils/progtest.py" --seed 32 --count "$(cat "$RESULTS/programs/count")" \
+      --batch 20 --check-outputs "$RESULTS/programs" | tail -20; then
+    echo "PASS: programs"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: programs"
+    failed=$((failed + 1))
+  fi
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

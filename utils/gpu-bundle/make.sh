@@ -38,6 +38,24 @@ for test in "$ROOT"/test/Integration/GPU/*.mlir; do
     -L "$BUNDLE" -lquant_affine_cuda_runtime -Wl,-rpath,'$ORIGIN/..' -Wl,--allow-shlib-undefined
   rm "$BUNDLE/$name.ll" "$BUNDLE/$name.o"
 done
+# Random whole programs (utils/progtest.py, every feature), 20 to a module,
+# compiled the same way; check.sh compares their output with the reference.
+PROGRAMS=${PROGRAMS:-1000}
+python3 "$ROOT/utils/progtest.py" --seed 32 --count "$PROGRAMS" --batch 20 \
+  --emit-modules "$BUNDLE/programs-mlir" >/dev/null
+mkdir -p "$BUNDLE/programs"
+for module in "$BUNDLE"/programs-mlir/*.mlir; do
+  name=$(basename "$module" .mlir)
+  "$BUILD/bin/quant-affine-opt" "$module" --quant-affine-gpu-pipeline="chip=$CHIP format=fatbin cuda-path=$CUDA" \
+    | "$LLVM/mlir-translate" --mlir-to-llvmir \
+    | sed 's/^define void @main()/define void @quant_affine_test_main()/' > "$BUNDLE/$name.ll"
+  "$LLVM/clang" -O1 -Wno-override-module -c "$BUNDLE/$name.ll" -o "$BUNDLE/$name.o"
+  "$LLVM/clang++" "$BUNDLE/$name.o" "$BUNDLE/print_memref.o" -o "$BUNDLE/programs/$name" \
+    -L "$BUNDLE" -lquant_affine_cuda_runtime -Wl,-rpath,'$ORIGIN/..' -Wl,--allow-shlib-undefined
+  rm "$BUNDLE/$name.ll" "$BUNDLE/$name.o"
+done
+rm -r "$BUNDLE/programs-mlir"
+echo "$PROGRAMS" > "$BUNDLE/programs/count"
 rm "$BUNDLE/print_memref.o"
 
 CHIP=$CHIP OUT="$BUNDLE/bench" bash "$ROOT/bench/gpu/run.sh" >/dev/null

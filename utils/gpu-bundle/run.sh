@@ -19,6 +19,15 @@ for test in "$BUNDLE"/tests/*; do
   status=$?
   echo "$name exit $status ms $((($(date +%s%N) - start) / 1000000))" | tee -a "$RESULTS/status.txt"
 done
+mkdir -p "$RESULTS/programs"
+cp "$BUNDLE/programs/count" "$RESULTS/programs/" 2>/dev/null
+for program in "$BUNDLE"/programs/m*; do
+  name=$(basename "$program")
+  timeout 45 "$program" > "$RESULTS/programs/$name.out" 2> "$RESULTS/programs/$name.err"
+  status=$?
+  [ "$status" = 0 ] || echo "program module $name exit $status" | tee -a "$RESULTS/status.txt"
+done
+echo "program modules run: $(ls "$BUNDLE"/programs/m* 2>/dev/null | wc -l)" | tee -a "$RESULTS/status.txt"
 for harness in "$BUNDLE"/bench/*/harness; do
   size=$(basename "$(dirname "$harness")")
   timeout 150 "$harness" "$ROUNDS" > "$RESULTS/bench-$size.csv" 2> "$RESULTS/bench-$size.err"

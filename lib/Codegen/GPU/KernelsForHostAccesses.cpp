@@ -191,7 +191,11 @@ void wrapLooseAccesses(func::FuncOp func) {
         Operation *op = worklist.pop_back_val();
         if (!stays.insert(op).second)
           continue;
-        for (Value operand : op->getOperands())
+        SmallVector<Value> used(op->getOperands());
+        op->walk([&](Operation *nested) {
+          llvm::append_range(used, nested->getOperands());
+        });
+        for (Value operand : used)
           if (Operation *def = operand.getDefiningOp();
               def && inRun.contains(def))
             worklist.push_back(def);

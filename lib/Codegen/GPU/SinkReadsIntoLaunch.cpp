@@ -55,6 +55,13 @@ bool addWrittenRoots(Operation *op, llvm::SmallPtrSet<Value, 8> &roots) {
         call && call.getCallee() &&
         llvm::is_contained({"dprintf", "abort"}, *call.getCallee()))
       return WalkResult::advance();
+    // A call reaches memory only through its buffer operands.
+    if (auto call = dyn_cast<func::CallOp>(nested)) {
+      for (Value operand : call.getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          roots.insert(rootOf(operand));
+      return WalkResult::advance();
+    }
     auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
     if (!effects) {
       // Unknown effects: only ops with regions say so through their bodies.
