@@ -26,17 +26,23 @@ rm -rf "$BUNDLE"
 mkdir -p "$BUNDLE/tests"
 cp "$BUILD/lib/libquant_affine_cuda_runtime.so" "$BUILD/bin/quant-affine-cuda-probe" "$BUNDLE/"
 "$LLVM/clang++" -O2 -c "$ROOT/utils/gpu-bundle/print_memref.cpp" -o "$BUNDLE/print_memref.o"
-for test in "$ROOT"/test/Integration/GPU/*.mlir; do
-  grep -q "REQUIRES: cuda-gpu" "$test" || continue
-  name=$(basename "$test" .mlir)
-  echo "== $name"
-  "$BUILD/bin/quant-affine-opt" "$test" --quant-affine-gpu-pipeline="chip=$CHIP format=fatbin cuda-path=$CUDA" \
+# build_program SOURCE DIR: SOURCE through the GPU pipeline into the program
+# DIR/<name>, linked with our runtime library and print_memref.cpp.
+build_program() {
+  local name
+  name=$(basename "$1" .mlir)
+  "$BUILD/bin/quant-affine-opt" "$1" --quant-affine-gpu-pipeline="chip=$CHIP format=fatbin cuda-path=$CUDA" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | sed 's/^define void @main()/define void @quant_affine_test_main()/' > "$BUNDLE/$name.ll"
   "$LLVM/clang" -O1 -Wno-override-module -c "$BUNDLE/$name.ll" -o "$BUNDLE/$name.o"
-  "$LLVM/clang++" "$BUNDLE/$name.o" "$BUNDLE/print_memref.o" -o "$BUNDLE/tests/$name" \
+  "$LLVM/clang++" "$BUNDLE/$name.o" "$BUNDLE/print_memref.o" -o "$2/$name" \
     -L "$BUNDLE" -lquant_affine_cuda_runtime -Wl,-rpath,'$ORIGIN/..' -Wl,--allow-shlib-undefined
   rm "$BUNDLE/$name.ll" "$BUNDLE/$name.o"
+}
+for test in "$ROOT"/test/Integration/GPU/*.mlir; do
+  grep -q "REQUIRES: cuda-gpu" "$test" || continue
+  echo "== $(basename "$test" .mlir)"
+  build_program "$test" "$BUNDLE/tests"
 done
 # Random whole programs (utils/progtest.py, every feature), 20 to a module,
 # compiled the same way; check.sh compares their output with the reference.
@@ -45,14 +51,7 @@ python3 "$ROOT/utils/progtest.py" --seed 32 --count "$PROGRAMS" --batch 20 \
   --emit-modules "$BUNDLE/programs-mlir" >/dev/null
 mkdir -p "$BUNDLE/programs"
 for module in "$BUNDLE"/programs-mlir/*.mlir; do
-  name=$(basename "$module" .mlir)
-  "$BUILD/bin/quant-affine-opt" "$module" --quant-affine-gpu-pipeline="chip=$CHIP format=fatbin cuda-path=$CUDA" \
-    | "$LLVM/mlir-translate" --mlir-to-llvmir \
-    | sed 's/^define void @main()/define void @quant_affine_test_main()/' > "$BUNDLE/$name.ll"
-  "$LLVM/clang" -O1 -Wno-override-module -c "$BUNDLE/$name.ll" -o "$BUNDLE/$name.o"
-  "$LLVM/clang++" "$BUNDLE/$name.o" "$BUNDLE/print_memref.o" -o "$BUNDLE/programs/$name" \
-    -L "$BUNDLE" -lquant_affine_cuda_runtime -Wl,-rpath,'$ORIGIN/..' -Wl,--allow-shlib-undefined
-  rm "$BUNDLE/$name.ll" "$BUNDLE/$name.o"
+  build_program "$module" "$BUNDLE/programs"
 done
 rm -r "$BUNDLE/programs-mlir"
 echo "$PROGRAMS" > "$BUNDLE/programs/count"

@@ -35,11 +35,6 @@ using namespace mlir;
 
 namespace {
 
-bool onHost(Operation *op) {
-  return !op->getParentOfType<gpu::LaunchOp>() &&
-         !op->getParentOfType<gpu::GPUModuleOp>();
-}
-
 /// Whether `copy` reads or writes a buffer the caller passed (through
 /// views), which may be device memory the host cannot touch, with identity
 /// layouts of one element type and rank on both sides (what gpu.memcpy
@@ -80,13 +75,15 @@ struct QuantAffineManagedAllocationsPass
     SmallVector<memref::CopyOp> argumentCopies, selfCopies;
     getOperation().walk([&](Operation *op) {
       if (auto copy = dyn_cast<memref::CopyOp>(op);
-          copy && onHost(op) && copiesOntoItself(copy))
+          copy && quant_affine::isHostCode(op) && copiesOntoItself(copy))
         selfCopies.push_back(copy);
-      else if (copy && onHost(op) && copiesArgument(copy))
+      else if (copy && quant_affine::isHostCode(op) && copiesArgument(copy))
         argumentCopies.push_back(copy);
-      if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && onHost(op))
+      if (auto alloc = dyn_cast<memref::AllocOp>(op);
+          alloc && quant_affine::isHostCode(op))
         allocs.push_back(alloc);
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(op); dealloc && onHost(op))
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+          dealloc && quant_affine::isHostCode(op))
         deallocs.push_back(dealloc);
     });
     IRRewriter rewriter(&getContext());
@@ -127,3 +124,8 @@ struct QuantAffineManagedAllocationsPass
 };
 
 } // namespace
+
+bool mlir::quant_affine::isHostCode(Operation *op) {
+  return !op->getParentOfType<gpu::LaunchOp>() &&
+         !op->getParentOfType<gpu::GPUModuleOp>();
+}

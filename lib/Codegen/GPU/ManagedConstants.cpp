@@ -40,11 +40,6 @@ using namespace mlir;
 
 namespace {
 
-bool onHost(Operation *op) {
-  return !op->getParentOfType<gpu::LaunchOp>() &&
-         !op->getParentOfType<gpu::GPUModuleOp>();
-}
-
 /// The LLVM descriptor of `type` (static shape, identity layout) whose
 /// allocated and aligned pointers are `pointer`, as the memref.
 Value memrefAt(OpBuilder &b, Location loc, MemRefType type, Value pointer) {
@@ -91,7 +86,7 @@ struct QuantAffineManagedConstantsPass
       auto global =
           symbols.lookup<memref::GlobalOp>(get.getNameAttr().getValue());
       auto type = cast<MemRefType>(get.getType());
-      if (onHost(get) && global && global.getConstant() &&
+      if (quant_affine::isHostCode(get) && global && global.getConstant() &&
           type.hasStaticShape() && type.getLayout().isIdentity())
         gets.push_back(get);
     });

@@ -23,6 +23,9 @@ namespace quant_affine {
 /// the pipeline options that configure it: in [1, 1024], the threads a CUDA
 /// block may have. Reports a violation through `error` (the message names
 /// the option and the value) and fails.
+/// Whether `op` runs on the host: outside any gpu.launch and gpu.module.
+bool isHostCode(Operation *op);
+
 LogicalResult checkBlockSize(int64_t blockSize,
                              function_ref<LogicalResult(const Twine &)> error);
 
