@@ -998,7 +998,8 @@ struct QuantAffineEmulateNarrowTypesPass
     if (failed(lowerLinalgToLoops(module, parallelLoops)) ||
         failed(prepare(module)))
       return signalPassFailure();
-    if (failed(checkShapesKnown(module)) || failed(checkAddressable(module)))
+    if (failed(quant_affine::passPackedLogicalSizes(module)) ||
+        failed(checkShapesKnown(module)) || failed(checkAddressable(module)))
       return signalPassFailure();
 
     arith::NarrowTypeEmulationConverter converter(/*targetBitwidth=*/8);

@@ -20,6 +20,7 @@
 // knownDivisor, which the packed accesses use.
 #include "QuantAffine/Dialect/QuantAffine/Utils/KnownDivisor.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir {
@@ -32,6 +33,13 @@ bool isPackedType(Type type);
 /// them is: widths that are a power of two of at least a byte, index, and
 /// the packed types (both bit by bit).
 bool hasVectorMemoryLayout(Type type);
+
+/// The logical sizes of packed buffers' dynamic dims across function
+/// boundaries (DESIGN.md section 9): one index argument (result) per
+/// dynamic dim of each packed argument (result), after the others, added to
+/// every function, call and return of `module`; memref.dim of such an
+/// argument or call result becomes that index.
+LogicalResult passPackedLogicalSizes(ModuleOp module);
 
 } // namespace quant_affine
 } // namespace mlir
