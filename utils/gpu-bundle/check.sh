@@ -18,6 +18,17 @@ for out in "$RESULTS"/*.out; do
     failed=$((failed + 1))
   fi
 done
+for out in "$RESULTS"/cpu-tests/*.out; do
+  [ -e "$out" ] || continue
+  name=$(basename "$out" .out)
+  if /usr/lib/llvm-22/bin/FileCheck "$ROOT/test/Integration/CPU/$name.mlir" --input-file "$out"; then
+    echo "PASS: CPU/$name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: CPU/$name"
+    failed=$((failed + 1))
+  fi
+done
 # The random programs: every lane against utils/progtest.py's reference.
 if [ -f "$RESULTS/programs/count" ]; then
   if python3 "$ROOT/utils/progtest.py" --seed 32 --count "$(cat "$RESULTS/programs/count")" \

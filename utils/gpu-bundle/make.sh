@@ -44,6 +44,15 @@ for test in "$ROOT"/test/Integration/GPU/*.mlir; do
   echo "== $(basename "$test" .mlir)"
   build_program "$test" "$BUNDLE/tests"
 done
+# Every conformance vector through a called function with constant
+# arguments: the CPU execution tests, checked with their own CHECK lines.
+mkdir -p "$BUNDLE/cpu-tests"
+for name in conformance-quantize conformance-dequantize conformance-qdq \
+    conformance-compute-encoding conformance-float-qdq conformance-torchao \
+    seeds variants; do
+  echo "== CPU/$name"
+  build_program "$ROOT/test/Integration/CPU/$name.mlir" "$BUNDLE/cpu-tests"
+done
 # Random whole programs (utils/progtest.py, every feature), 20 to a module,
 # compiled the same way; check.sh compares their output with the reference.
 PROGRAMS=${PROGRAMS:-1000}

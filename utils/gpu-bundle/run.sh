@@ -19,6 +19,12 @@ for test in "$BUNDLE"/tests/*; do
   status=$?
   echo "$name exit $status ms $((($(date +%s%N) - start) / 1000000))" | tee -a "$RESULTS/status.txt"
 done
+mkdir -p "$RESULTS/cpu-tests"
+for test in "$BUNDLE"/cpu-tests/*; do
+  name=$(basename "$test")
+  timeout 60 "$test" > "$RESULTS/cpu-tests/$name.out" 2> "$RESULTS/cpu-tests/$name.err"
+  echo "CPU/$name exit $?" | tee -a "$RESULTS/status.txt"
+done
 mkdir -p "$RESULTS/programs"
 cp "$BUNDLE/programs/count" "$RESULTS/programs/" 2>/dev/null
 for program in "$BUNDLE"/programs/m*; do
