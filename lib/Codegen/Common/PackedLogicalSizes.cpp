@@ -72,6 +72,34 @@ void answerDims(Value value, unsigned d, Value size) {
   }
 }
 
+/// Uses of a packed argument with a dynamic dim other than the outermost
+/// (`memref<?x?xi2>`: its row stride is a size) go through the argument
+/// collapsed and expanded back with `sizes` (its dynamic dims' logical
+/// sizes, in order): the expansion's shape gives the accesses their strides
+/// once the bytes keep none.
+void addressWithSizes(BlockArgument argument, ValueRange sizes) {
+  auto type = cast<MemRefType>(argument.getType());
+  if (type.getRank() < 2 || !type.getLayout().isIdentity() ||
+      llvm::none_of(llvm::seq<int64_t>(1, type.getRank()),
+                    [&](int64_t d) { return type.isDynamicDim(d); }))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(argument.getOwner());
+  Location loc = argument.getLoc();
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  Value flat = memref::CollapseShapeOp::create(
+      b, loc, argument, ArrayRef<ReassociationIndices>{all});
+  SmallVector<OpFoldResult> shape;
+  unsigned next = 0;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    shape.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(sizes[next++])
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  Value shaped = memref::ExpandShapeOp::create(
+      b, loc, type, flat, ArrayRef<ReassociationIndices>{all}, shape);
+  argument.replaceAllUsesExcept(shaped, flat.getDefiningOp());
+}
+
 } // namespace
 
 LogicalResult mlir::quant_affine::passPackedLogicalSizes(ModuleOp module) {
@@ -80,6 +108,7 @@ LogicalResult mlir::quant_affine::passPackedLogicalSizes(ModuleOp module) {
   // Calls first, while callees still have their old signatures: each gets
   // the sizes of its packed operands after the others, and its packed
   // results' sizes answer the dims asked of them.
+  SmallVector<std::tuple<Value, unsigned, Value>> answered;
   SmallVector<func::CallOp> calls;
   module.walk([&](func::CallOp call) { calls.push_back(call); });
   for (func::CallOp call : calls) {
@@ -100,10 +129,14 @@ LogicalResult mlir::quant_affine::passPackedLogicalSizes(ModuleOp module) {
     for (unsigned i = 0; i < call.getNumResults(); ++i)
       call.getResult(i).replaceAllUsesWith(replacement.getResult(i));
     for (auto [k, rd] : llvm::enumerate(resultDims))
-      answerDims(replacement.getResult(rd.first), rd.second,
-                 replacement.getResult(call.getNumResults() + k));
+      answered.push_back({replacement.getResult(rd.first), rd.second,
+                          replacement.getResult(call.getNumResults() + k)});
     call.erase();
   }
+  // (After all calls: a later call asks the sizes of an earlier one's
+  // result too.)
+  for (auto [value, d, size] : answered)
+    answerDims(value, d, size);
   for (auto func : module.getOps<func::FuncOp>()) {
     FunctionType type = func.getFunctionType();
     auto argumentDims = packedDynamicDims(type.getInputs());
@@ -129,10 +162,14 @@ LogicalResult mlir::quant_affine::passPackedLogicalSizes(ModuleOp module) {
       ret.getOperandsMutable().assign(values);
     });
     Block &entry = func.getBody().front();
+    DenseMap<unsigned, SmallVector<Value>> sizesOf;
     for (auto [argument, d] : argumentDims) {
       BlockArgument size = entry.addArgument(index, func.getLoc());
       answerDims(entry.getArgument(argument), d, size);
+      sizesOf[argument].push_back(size);
     }
+    for (auto &[argument, dynamicSizes] : sizesOf)
+      addressWithSizes(entry.getArgument(argument), dynamicSizes);
     // Argument attributes: one (empty) dictionary per new argument.
     if (ArrayAttr attrs = func.getArgAttrsAttr()) {
       SmallVector<Attribute> all(attrs.begin(), attrs.end());

@@ -1,7 +1,14 @@
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types -split-input-file -verify-diagnostics
 
-// The bytes keep no shape: an inner dynamic dim leaves no stride to address by.
-func.func @inner_dynamic(%m: memref<4x?xi4>, %i: index) -> i4 {
+// The bytes keep no shape: an inner dynamic dim leaves no stride to address
+// by. (An argument's logical sizes give it one, DESIGN.md section 9; a buffer
+// a branch picks has none.)
+func.func @inner_dynamic(%a: memref<4x?xi4>, %b: memref<4x?xi4>, %p: i1, %i: index) -> i4 {
+  %m = scf.if %p -> memref<4x?xi4> {
+    scf.yield %a : memref<4x?xi4>
+  } else {
+    scf.yield %b : memref<4x?xi4>
+  }
   // expected-error @+1 {{'memref.load' op cannot address a packed buffer of dynamic strides: only its outermost dim may be dynamic, got 'memref<4x?xi4>'}}
   %v = memref.load %m[%i, %i] : memref<4x?xi4>
   return %v : i4

@@ -81,11 +81,13 @@ func.func @scalar(%b: memref<13xi1>, %i: index, %x: i1) -> i1 {
 }
 
 // Allocations of dynamic size take n * 8 / 2 bytes; calls and declarations
-// follow.
+// follow, with the dynamic dim's logical size after the other arguments
+// (DESIGN.md section 9).
 // CHECK-LABEL: func.func @alloc_and_call
+// CHECK-SAME: (%[[N:.*]]: index)
 // CHECK: memref.alloc(%{{.*}}) : memref<?xi8>
-// CHECK: call @consume(%{{.*}}) : (memref<?xi8>) -> ()
-// CHECK: func.func private @consume(memref<?xi8>)
+// CHECK: call @consume(%{{.*}}, %[[N]]) : (memref<?xi8>, index) -> ()
+// CHECK: func.func private @consume(memref<?xi8>, index)
 func.func @alloc_and_call(%n: index) {
   %a = memref.alloc(%n) : memref<?x8xi4>
   call @consume(%a) : (memref<?x8xi4>) -> ()

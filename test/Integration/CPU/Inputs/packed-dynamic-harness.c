@@ -28,7 +28,7 @@ typedef struct {
 void _mlir_ciface_dequantize_dynamic(Bytes *q, Float0D *s, Floats1D *out,
                                      int64_t count);
 void _mlir_ciface_quantize_rows(Floats2D *x, Float0D *s, Bytes *q,
-                                int64_t rows);
+                                int64_t rows, int64_t cols);
 
 int main(void) {
   // -8, -7, -1, 0, 1, 7, 3 packed low nibble first; the last high nibble is
@@ -51,7 +51,7 @@ int main(void) {
   int8_t packed[3] = {0, 0, 0};
   Floats2D xd = {x, x, 0, {3, 3}, {3, 1}};
   Bytes pd = {packed, packed, 0, {3}, {1}};
-  _mlir_ciface_quantize_rows(&xd, &sd, &pd, 3);
+  _mlir_ciface_quantize_rows(&xd, &sd, &pd, 3, 3);
   printf("int2 codes:");
   for (int i = 0; i < 9; ++i) {
     int code = (packed[i / 4] >> (2 * (i % 4))) & 3;

@@ -13,13 +13,13 @@ func.func @dequantize_dynamic(%q: memref<?xi4>, %s: memref<f32>, %out: memref<?x
   return
 }
 
-// (x, scale, packed rows of 3 int2 codes) then the number of rows of the
-// packed destination.
-func.func @quantize_rows(%x: memref<?x3xf32>, %s: memref<f32>, %q: memref<?x3xi2>)
+// (x, scale, packed int2 codes) then the packed destination's rows and
+// columns, both dynamic: its row stride comes from the column count.
+func.func @quantize_rows(%x: memref<?x?xf32>, %s: memref<f32>, %q: memref<?x?xi2>)
     attributes {llvm.emit_c_interface} {
-  %xt = bufferization.to_tensor %x restrict : memref<?x3xf32> to tensor<?x3xf32>
+  %xt = bufferization.to_tensor %x restrict : memref<?x?xf32> to tensor<?x?xf32>
   %st = bufferization.to_tensor %s restrict : memref<f32> to tensor<f32>
-  %y = quant_affine.quantize %xt, %st range [-2, 1] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xi2>
-  bufferization.materialize_in_destination %y in restrict writable %q : (tensor<?x3xi2>, memref<?x3xi2>) -> ()
+  %y = quant_affine.quantize %xt, %st range [-2, 1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xi2>
+  bufferization.materialize_in_destination %y in restrict writable %q : (tensor<?x?xi2>, memref<?x?xi2>) -> ()
   return
 }
