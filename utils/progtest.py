@@ -170,7 +170,8 @@ def is_float(elem):
     return elem in WIDTH
 
 
-# Stored 8 / N values a byte; only static shapes cross the boundary.
+# Stored 8 / N values a byte; the logical sizes of dynamic dims cross
+# function boundaries as index arguments (DESIGN.md section 9).
 PACKED = ("i1", "i2", "i4")
 
 
@@ -554,11 +555,6 @@ class Program:
     def new_tensor(self, fn, rng, shape, dyn, elem, data, signed=False, grid=None, mode=None):
         """A tensor input: a kernel argument (tensor or memref) or a
         constant in the function."""
-        if elem in PACKED:
-            # A packed buffer keeps no shape (docs/Packing.md): its dynamic
-            # dims would have to come from another operand, which an input
-            # does not have.
-            dyn = [False] * len(shape)
         if mode is None:
             modes = ["const"]
             if fn.kernel:
@@ -743,14 +739,6 @@ class Program:
                 % (r.name, op, x.name, ", ".join(ops), enc.attrs(flags), x.type, ", ".join(types),
                    r.type))
         r.data = self.ref_quant(op, x, enc, relem, flags)
-        if relem in PACKED and any(r.dyn):
-            # A packed buffer of dynamic shape cannot cross a function
-            # boundary and be read back (docs/Packing.md): cast it to the
-            # static shape, as a caller that knows it would.
-            s = Val(fn.fresh("t"), r.shape, [False] * len(r.shape), relem, r.data,
-                    signed=r.signed, grid=r.grid)
-            fn.emit("%s = tensor.cast %s : %s to %s" % (s.name, r.name, r.type, s.type))
-            return s
         return r
 
     def ref_quant(self, op, x, enc, relem, flags=None):
@@ -1476,13 +1464,6 @@ class Program:
         if v.home and v.home not in [s[2] for s in self.outputs if s[1] == "memref"]:
             modes += ["home", "home"]
         mode = rng.choice(modes)
-        if v.elem in PACKED and any(v.dyn) and mode != "home":
-            # Packed buffers of dynamic shape do not cross function
-            # boundaries (docs/Packing.md): leave as the static shape.
-            s = Val(K.fresh("t"), v.shape, [False] * len(v.shape), v.elem, v.data,
-                    signed=v.signed, grid=v.grid)
-            K.emit("%s = tensor.cast %s : %s to %s" % (s.name, v.name, v.type, s.type))
-            v = s
         if mode == "ret":
             K.results.append((v.name, v.type))
             self.outputs.append((label, v, "ret", len(K.results) - 1))

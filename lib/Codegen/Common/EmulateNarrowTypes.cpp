@@ -372,6 +372,17 @@ std::optional<SmallVector<OpFoldResult>> definingSizes(Value memref) {
   if (auto expand = memref.getDefiningOp<memref::ExpandShapeOp>())
     if (cast<MemRefType>(expand.getSrc().getType()).getLayout().isIdentity())
       return expand.getMixedOutputShape();
+  // A cast keeps the sizes (and may make some static).
+  if (auto castOp = memref.getDefiningOp<memref::CastOp>()) {
+    std::optional<SmallVector<OpFoldResult>> sizes =
+        definingSizes(castOp.getSource());
+    if (sizes)
+      for (auto [d, size] : llvm::enumerate(*sizes))
+        if (!type.isDynamicDim(d))
+          size = IntegerAttr::get(IndexType::get(memref.getContext()),
+                                  type.getDimSize(d));
+    return sizes;
+  }
   return std::nullopt;
 }
 

@@ -72,18 +72,18 @@ void answerDims(Value value, unsigned d, Value size) {
   }
 }
 
-/// Uses of a packed argument with a dynamic dim other than the outermost
+/// Uses of a packed argument (or call result, at `b`) with a dynamic dim
+/// other than the outermost
 /// (`memref<?x?xi2>`: its row stride is a size) go through the argument
 /// collapsed and expanded back with `sizes` (its dynamic dims' logical
 /// sizes, in order): the expansion's shape gives the accesses their strides
 /// once the bytes keep none.
-void addressWithSizes(BlockArgument argument, ValueRange sizes) {
+void addressWithSizes(OpBuilder &b, Value argument, ValueRange sizes) {
   auto type = cast<MemRefType>(argument.getType());
   if (type.getRank() < 2 || !type.getLayout().isIdentity() ||
       llvm::none_of(llvm::seq<int64_t>(1, type.getRank()),
                     [&](int64_t d) { return type.isDynamicDim(d); }))
     return;
-  OpBuilder b = OpBuilder::atBlockBegin(argument.getOwner());
   Location loc = argument.getLoc();
   ReassociationIndices all =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
@@ -135,8 +135,16 @@ LogicalResult mlir::quant_affine::passPackedLogicalSizes(ModuleOp module) {
   }
   // (After all calls: a later call asks the sizes of an earlier one's
   // result too.)
-  for (auto [value, d, size] : answered)
+  DenseMap<Value, SmallVector<Value>> resultSizes;
+  for (auto [value, d, size] : answered) {
     answerDims(value, d, size);
+    resultSizes[value].push_back(size);
+  }
+  for (auto &[value, sizes] : resultSizes) {
+    OpBuilder afterCall(value.getContext());
+    afterCall.setInsertionPointAfter(value.getDefiningOp());
+    addressWithSizes(afterCall, value, sizes);
+  }
   for (auto func : module.getOps<func::FuncOp>()) {
     FunctionType type = func.getFunctionType();
     auto argumentDims = packedDynamicDims(type.getInputs());
@@ -168,8 +176,9 @@ LogicalResult mlir::quant_affine::passPackedLogicalSizes(ModuleOp module) {
       answerDims(entry.getArgument(argument), d, size);
       sizesOf[argument].push_back(size);
     }
+    OpBuilder atEntry = OpBuilder::atBlockBegin(&entry);
     for (auto &[argument, dynamicSizes] : sizesOf)
-      addressWithSizes(entry.getArgument(argument), dynamicSizes);
+      addressWithSizes(atEntry, entry.getArgument(argument), dynamicSizes);
     // Argument attributes: one (empty) dictionary per new argument.
     if (ArrayAttr attrs = func.getArgAttrsAttr()) {
       SmallVector<Attribute> all(attrs.begin(), attrs.end());

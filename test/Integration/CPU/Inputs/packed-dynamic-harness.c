@@ -27,8 +27,8 @@ typedef struct {
 
 void _mlir_ciface_dequantize_dynamic(Bytes *q, Float0D *s, Floats1D *out,
                                      int64_t count);
-void _mlir_ciface_quantize_rows(Floats2D *x, Float0D *s, Bytes *q,
-                                int64_t rows, int64_t cols);
+void _mlir_ciface_quantize_rows(Floats2D *x, Float0D *s, Bytes *q, int64_t rows,
+                                int64_t cols);
 
 int main(void) {
   // -8, -7, -1, 0, 1, 7, 3 packed low nibble first; the last high nibble is
