@@ -222,10 +222,5 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   addStandardToLLVMStage(pm);
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
-  addCarryBF16Stage(pm);
-  QuantAffineCheckLoweredPassOptions check;
-  check.pipelineName = "--quant-affine-cpu-pipeline";
-  pm.addPass(createQuantAffineCheckLoweredPass(check));
+  addFinishHostStage(pm, "--quant-affine-cpu-pipeline");
 }

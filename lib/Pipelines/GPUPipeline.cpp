@@ -168,10 +168,5 @@ void mlir::quant_affine::buildQuantAffineTestGPUOnCPUPipeline(
   addFunctionCleanup<func::FuncOp>(pm);
   addSoftFloatStage(pm);
   addStandardToLLVMStage(pm);
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
-  addCarryBF16Stage(pm);
-  QuantAffineCheckLoweredPassOptions lowered;
-  lowered.pipelineName = "--quant-affine-test-gpu-on-cpu-pipeline";
-  pm.addPass(createQuantAffineCheckLoweredPass(lowered));
+  addFinishHostStage(pm, "--quant-affine-test-gpu-on-cpu-pipeline");
 }

@@ -23,6 +23,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
@@ -184,4 +185,14 @@ void mlir::quant_affine::addSoftFloatStage(OpPassManager &pm) {
 void mlir::quant_affine::addCarryBF16Stage(OpPassManager &pm) {
   // Last: canonicalization would fold its bitcast pairs back.
   pm.addNestedPass<LLVM::LLVMFuncOp>(createQuantAffineCarryBF16AsI16Pass());
+}
+
+void mlir::quant_affine::addFinishHostStage(OpPassManager &pm,
+                                            StringRef pipelineName) {
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addFunctionCleanup<LLVM::LLVMFuncOp>(pm);
+  addCarryBF16Stage(pm);
+  QuantAffineCheckLoweredPassOptions check;
+  check.pipelineName = pipelineName.str();
+  pm.addPass(createQuantAffineCheckLoweredPass(check));
 }

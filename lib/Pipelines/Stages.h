@@ -58,6 +58,11 @@ void addSoftFloatStage(OpPassManager &pm);
 /// the lowered-output check.
 void addCarryBF16Stage(OpPassManager &pm);
 
+/// After addStandardToLLVMStage (and OpenMP's lowering) on host code:
+/// casts reconciled, cleanup, bf16 carried as i16, then the check that the
+/// output is fully lowered, naming `pipelineName` in its errors.
+void addFinishHostStage(OpPassManager &pm, StringRef pipelineName);
+
 struct GPUPipelineOptions;
 /// The GPU pipeline up to its kernels: fused linalg, vector tiles,
 /// bufferized, mapped to blocks and threads in gpu.launch ops (not yet

@@ -8,27 +8,24 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RESULTS=$1
 passed=0
 failed=0
-for out in "$RESULTS"/*.out; do
-  name=$(basename "$out" .out)
-  if /usr/lib/llvm-22/bin/FileCheck "$ROOT/test/Integration/GPU/$name.mlir" --input-file "$out"; then
-    echo "PASS: $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $name"
-    failed=$((failed + 1))
-  fi
-done
-for out in "$RESULTS"/cpu-tests/*.out; do
-  [ -e "$out" ] || continue
-  name=$(basename "$out" .out)
-  if /usr/lib/llvm-22/bin/FileCheck "$ROOT/test/Integration/CPU/$name.mlir" --input-file "$out"; then
-    echo "PASS: CPU/$name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: CPU/$name"
-    failed=$((failed + 1))
-  fi
-done
+# check_outputs OUTDIR TESTDIR LABEL: each OUTDIR/NAME.out against the CHECK
+# lines of TESTDIR/NAME.mlir.
+check_outputs() {
+  local out name
+  for out in "$1"/*.out; do
+    [ -e "$out" ] || continue
+    name=$(basename "$out" .out)
+    if /usr/lib/llvm-22/bin/FileCheck "$2/$name.mlir" --input-file "$out"; then
+      echo "PASS: $3$name"
+      passed=$((passed + 1))
+    else
+      echo "FAIL: $3$name"
+      failed=$((failed + 1))
+    fi
+  done
+}
+check_outputs "$RESULTS" "$ROOT/test/Integration/GPU" ""
+check_outputs "$RESULTS/cpu-tests" "$ROOT/test/Integration/CPU" "CPU/"
 # The random programs: every lane against utils/progtest.py's reference.
 if [ -f "$RESULTS/programs/count" ]; then
   if python3 "$ROOT/utils/progtest.py" --seed 32 --count "$(cat "$RESULTS/programs/count")" \
