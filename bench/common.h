@@ -4,7 +4,7 @@
 // descriptor that llvm.emit_c_interface functions take, the table entry for a
 // compiled kernel, and the layout of each encoding's scales.
 #pragma once
-#include <immintrin.h>
+#include "simd.h"
 
 #include <algorithm>
 #include <chrono>

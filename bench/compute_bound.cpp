@@ -2,7 +2,8 @@
 //
 // How fast can cache-resident quantize be on this CPU at all? Times, on a
 // 256 x 1024 f32 tensor that stays in cache, the per-element work of
-// quantize (f32 to i8, per-tensor scale) written with AVX-512 intrinsics:
+// quantize (f32 to i8, per-tensor scale) written in the target's vectors
+// (bench/simd.h: AVX-512, AVX2 or SSE2, as compiled):
 //   divide:      true division, round, clamp, convert, narrow (what we
 //   compile); reciprocal:  x * (1/s) with the per-vector exactness check of
 //                quant-affine-divide-by-reciprocal, dividing where it fails;
@@ -12,7 +13,7 @@
 //                what remains when the division costs nothing.
 // usage: clang++ -O3 -march=native bench/compute_bound.cpp -o /tmp/cb &&
 // /tmp/cb
-#include <immintrin.h>
+#include "simd.h"
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +22,8 @@
 #include <cstdlib>
 
 namespace {
+using namespace simd;
+
 constexpr int64_t kElems = 256 * 1024;
 
 double now() {
@@ -29,60 +32,48 @@ double now() {
       .count();
 }
 
-inline void clampStore(__m512 v, int8_t *q) {
-  v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-128)),
-                    _mm512_set1_ps(127));
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(q),
-                   _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(v)));
+inline void clampStore(VecF v, int8_t *q) {
+  storeTruncI8(q, minF(maxF(v, set1F(-128)), set1F(127)));
 }
 
-inline __m512 roundDivide(__m512 x, __m512 s) {
-  return _mm512_roundscale_ps(_mm512_div_ps(x, s), _MM_FROUND_TO_NEAREST_INT);
-}
+inline VecF roundDivide(VecF x, VecF s) { return roundF(divF(x, s)); }
 
-inline __m512 roundReciprocal(__m512 x, __m512 s, __m512 r) {
-  __m512 t = _mm512_mul_ps(x, r);
-  __m512 magnitude = _mm512_abs_ps(t);
-  __m512 boundary = _mm512_add_ps(
-      _mm512_roundscale_ps(t, _MM_FROUND_TO_NEG_INF), _mm512_set1_ps(0.5f));
-  __m512 distance = _mm512_abs_ps(_mm512_sub_ps(t, boundary));
-  __mmask16 ok =
-      _mm512_cmp_ps_mask(distance,
-                         _mm512_mul_ps(magnitude, _mm512_set1_ps(0x1p-20f)),
-                         _CMP_GT_OQ) &
-      _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(0x1p19f), _CMP_LT_OQ);
-  if (ok != 0xFFFF)
+inline VecF roundReciprocal(VecF x, VecF s, VecF r) {
+  VecF t = mulF(x, r);
+  VecF magnitude = absF(t);
+  VecF boundary = addF(floorF(t), set1F(0.5f));
+  VecF distance = absF(subF(t, boundary));
+  unsigned ok = gtMask(distance, mulF(magnitude, set1F(0x1p-20f))) &
+                gtMask(set1F(0x1p19f), magnitude);
+  if (ok != kAllLanes)
     return roundDivide(x, s);
-  return _mm512_roundscale_ps(t, _MM_FROUND_TO_NEAREST_INT);
+  return roundF(t);
 }
 
 __attribute__((noinline)) void divide(const float *x, float s, int8_t *q) {
-  __m512 sv = _mm512_set1_ps(s);
-  for (int64_t i = 0; i < kElems; i += 16)
-    clampStore(roundDivide(_mm512_loadu_ps(x + i), sv), q + i);
+  VecF sv = set1F(s);
+  for (int64_t i = 0; i < kElems; i += kLanes)
+    clampStore(roundDivide(loadUF(x + i), sv), q + i);
 }
 
 __attribute__((noinline)) void reciprocal(const float *x, float s, int8_t *q) {
-  __m512 sv = _mm512_set1_ps(s), rv = _mm512_set1_ps(1.0f / s);
-  for (int64_t i = 0; i < kElems; i += 16)
-    clampStore(roundReciprocal(_mm512_loadu_ps(x + i), sv, rv), q + i);
+  VecF sv = set1F(s), rv = set1F(1.0f / s);
+  for (int64_t i = 0; i < kElems; i += kLanes)
+    clampStore(roundReciprocal(loadUF(x + i), sv, rv), q + i);
 }
 
 __attribute__((noinline)) void hybrid(const float *x, float s, int8_t *q) {
-  __m512 sv = _mm512_set1_ps(s), rv = _mm512_set1_ps(1.0f / s);
-  for (int64_t i = 0; i < kElems; i += 32) {
-    clampStore(roundDivide(_mm512_loadu_ps(x + i), sv), q + i);
-    clampStore(roundReciprocal(_mm512_loadu_ps(x + i + 16), sv, rv),
-               q + i + 16);
+  VecF sv = set1F(s), rv = set1F(1.0f / s);
+  for (int64_t i = 0; i < kElems; i += 2 * kLanes) {
+    clampStore(roundDivide(loadUF(x + i), sv), q + i);
+    clampStore(roundReciprocal(loadUF(x + i + kLanes), sv, rv), q + i + kLanes);
   }
 }
 
 __attribute__((noinline)) void multiply(const float *x, float s, int8_t *q) {
-  __m512 rv = _mm512_set1_ps(1.0f / s);
-  for (int64_t i = 0; i < kElems; i += 16)
-    clampStore(_mm512_roundscale_ps(_mm512_mul_ps(_mm512_loadu_ps(x + i), rv),
-                                    _MM_FROUND_TO_NEAREST_INT),
-               q + i);
+  VecF rv = set1F(1.0f / s);
+  for (int64_t i = 0; i < kElems; i += kLanes)
+    clampStore(roundF(mulF(loadUF(x + i), rv)), q + i);
 }
 } // namespace
 
@@ -101,6 +92,7 @@ int main() {
                   {"reciprocal", reciprocal},
                   {"hybrid", hybrid},
                   {"multiply (inexact)", multiply}};
+  std::printf("# target: %s\n", benchTargetName());
   for (auto &v : variants) {
     double best = 1e9;
     for (int round = 0; round < 10; ++round) {

@@ -23,7 +23,8 @@
 // dequantize), which are first checked themselves against the i8 hand loops
 // with a scalar pack / unpack of their codes.
 //
-// usage: harness ROUNDS > results.csv
+// usage: harness ROUNDS > results.csv (after a first line "# target: ...",
+// the target the harness and its limit loops were compiled for)
 
 #include "kernels.h"
 #include "limits.h"
@@ -468,6 +469,7 @@ int main(int argc, char **argv) {
     for (Variant &v : variants)
       v.seconds.push_back(timeOnce(v));
 
+  std::printf("# target: %s\n", benchTargetName());
   std::printf(
       "rows,cols,kind,op,range,encoding,pattern,threads,bytes,seconds,gbps\n");
   for (Variant &v : variants) {

@@ -13,10 +13,7 @@
 // best loop we can write for its bytes.
 #pragma once
 
-#include <immintrin.h>
-#ifdef __SSE4A__
-#include <ammintrin.h>
-#endif
+#include "simd.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -58,11 +55,45 @@ namespace limits_detail {
 
 enum class StoreKind { Plain, Stream };
 
-template <StoreKind Kind> inline void storeLine(char *p, __m512i v) {
-  if constexpr (Kind == StoreKind::Stream)
-    _mm512_stream_si512(reinterpret_cast<__m512i *>(p), v);
-  else
-    _mm512_store_si512(p, v);
+/// One 64-byte line in native vectors (simd.h): one zmm, two ymm or four
+/// xmm. Each operation on a line is that operation on each of its vectors in
+/// order, so a line is written whole before the next.
+struct Line {
+  simd::VecI part[simd::kPerLine];
+};
+
+inline Line loadLine(const char *p) {
+  Line line;
+  for (int v = 0; v < simd::kPerLine; ++v)
+    line.part[v] = simd::loadI(p + simd::kBytes * v);
+  return line;
+}
+
+/// Unaligned f32 loads (`vmovups`), as the compiled kernels read f32.
+inline Line loadLineF(const char *p) {
+  Line line;
+  for (int v = 0; v < simd::kPerLine; ++v)
+    line.part[v] = simd::castFI(
+        simd::loadUF(reinterpret_cast<const float *>(p + simd::kBytes * v)));
+  return line;
+}
+
+inline Line xorLine(Line a, const Line &b) {
+  for (int v = 0; v < simd::kPerLine; ++v)
+    a.part[v] = simd::xorI(a.part[v], b.part[v]);
+  return a;
+}
+
+inline Line xor3Line(Line a, const Line &b, const Line &c) {
+  for (int v = 0; v < simd::kPerLine; ++v)
+    a.part[v] = simd::xor3I(a.part[v], b.part[v], c.part[v]);
+  return a;
+}
+
+template <StoreKind Kind> inline void storeLine(char *p, const Line &line) {
+  for (int v = 0; v < simd::kPerLine; ++v)
+    simd::storeLowI<simd::kBytes, Kind == StoreKind::Stream>(
+        p + simd::kBytes * v, line.part[v]);
 }
 
 /// Reads `InBits` and writes `OutBits` per element over rows x cols
@@ -94,20 +125,21 @@ void limitLoop(const void *in, void *out, int64_t rows, int64_t cols) {
         for (int l = 0; l < kIn; ++l)
           _mm_prefetch(s + PrefetchBytes + 64 * l, Hint);
       // (No array of lines: clang 22 then drops the stores' non-temporal
-      // hint.)
+      // hint. A Line's own few vectors keep it: every stream variant's asm,
+      // -march=x86-64-v3 and x86-64, has only non-temporal stores.)
       if constexpr (kIn >= kOut) {
         constexpr int kFold = kIn / kOut;
         for (int o = 0; o < kOut; ++o) {
           const char *from = s + 64 * kFold * o;
-          __m512i line = _mm512_load_si512(from);
+          Line line = loadLine(from);
           for (int j = 1; j < kFold; ++j)
-            line = _mm512_xor_si512(line, _mm512_load_si512(from + 64 * j));
+            line = xorLine(line, loadLine(from + 64 * j));
           storeLine<Kind>(d + 64 * o, line);
         }
       } else {
         constexpr int kSpread = kOut / kIn;
         for (int l = 0; l < kIn; ++l) {
-          __m512i line = _mm512_load_si512(s + 64 * l);
+          Line line = loadLine(s + 64 * l);
           for (int j = 0; j < kSpread; ++j)
             storeLine<Kind>(d + 64 * (kSpread * l + j), line);
         }
@@ -118,56 +150,36 @@ void limitLoop(const void *in, void *out, int64_t rows, int64_t cols) {
     _mm_sfence();
 }
 
-/// Streams 16 bytes as two 8-byte non-temporal stores.
-inline void streamPiece16(char *p, __m128i piece) {
-#ifdef __SSE4A__
-  _mm_stream_sd(reinterpret_cast<double *>(p), _mm_castsi128_pd(piece));
-  _mm_stream_sd(reinterpret_cast<double *>(p + 8),
-                _mm_castsi128_pd(_mm_unpackhi_epi64(piece, piece)));
-#else
-  _mm_stream_si64(reinterpret_cast<long long *>(p), _mm_cvtsi128_si64(piece));
-  _mm_stream_si64(reinterpret_cast<long long *>(p + 8),
-                  _mm_extract_epi64(piece, 1));
-#endif
-}
-
-/// Stores the low `Bytes` (16, 32 or 64) of `v` at `p`: one store of that
-/// width, or, with `Split8`, 8-byte pieces (streaming: `movntsd` where the
-/// CPU has SSE4a, `movnti` otherwise), as the compiled packed quantize
-/// kernels store their 16 and 32 bytes.
+/// Stores the low `Bytes` (16, 32 or 64) of `line` at `p`: stores of that
+/// width (of the vector width where that is narrower), or, with `Split8`,
+/// 8-byte pieces (streaming: `movntsd` where the CPU has SSE4a, `movnti`
+/// otherwise), as the compiled packed quantize kernels store their 16 and 32
+/// bytes.
 template <int Bytes, StoreKind Kind, bool Split8>
-inline void storeLow(char *p, __m512i v) {
-  if constexpr (Split8) {
-    static_assert(Kind == StoreKind::Stream, "8-byte pieces stream");
-    streamPiece16(p, _mm512_castsi512_si128(v));
-    if constexpr (Bytes == 32)
-      streamPiece16(p + 16, _mm512_extracti32x4_epi32(v, 1));
-  } else if constexpr (Bytes == 64) {
-    storeLine<Kind>(p, v);
-  } else if constexpr (Bytes == 32) {
-    __m256i y = _mm512_castsi512_si256(v);
-    if constexpr (Kind == StoreKind::Stream)
-      _mm256_stream_si256(reinterpret_cast<__m256i *>(p), y);
-    else
-      _mm256_store_si256(reinterpret_cast<__m256i *>(p), y);
-  } else {
-    static_assert(Bytes == 16, "16, 32 or 64 bytes");
-    __m128i x = _mm512_castsi512_si128(v);
-    if constexpr (Kind == StoreKind::Stream)
-      _mm_stream_si128(reinterpret_cast<__m128i *>(p), x);
-    else
-      _mm_store_si128(reinterpret_cast<__m128i *>(p), x);
+inline void storeLow(char *p, const Line &line) {
+  static_assert(Bytes == 16 || Bytes == 32 || Bytes == 64, "16, 32, 64");
+  constexpr int kPiece = Bytes < simd::kBytes ? Bytes : simd::kBytes;
+  for (int v = 0; v < Bytes / kPiece; ++v) {
+    if constexpr (Split8) {
+      static_assert(Kind == StoreKind::Stream, "8-byte pieces stream");
+      static_assert(kPiece <= 32, "16 or 32 bytes a vector");
+      simd::streamPieces8<kPiece>(p + kPiece * v, line.part[v]);
+    } else {
+      simd::storeLowI<kPiece, Kind == StoreKind::Stream>(p + kPiece * v,
+                                                         line.part[v]);
+    }
   }
 }
 
 /// The compiled kernels' own shape (asm of the pipeline's output at
-/// 4096 x 4096, `clang -O3 -march=native -S`), without their arithmetic: a
-/// row per OpenMP iteration (static schedule), 64 elements a step, no
-/// software prefetching. Reading f32, a step loads four zmm (`vmovups`) and
-/// folds them (`vpternlogd`, `vpxord`) into one register, of which it stores
-/// the output's 64 (i8), 32 (int4) or 16 (int2) bytes; writing f32, it loads
-/// the input's 64, 32 or 16 bytes and stores four whole lines from them, as
-/// the kernels' four `vmovntps`. f32 to f32 stores the four loaded lines.
+/// 4096 x 4096, `clang -O3 -march=native -S`, AVX-512), without their
+/// arithmetic: a row per OpenMP iteration (static schedule), 64 elements a
+/// step, no software prefetching. Reading f32, a step loads four lines
+/// (`vmovups`: four zmm, or eight ymm) and folds them (`vpternlogd`,
+/// `vpxord`; XORs) into one line, of which it stores the output's 64 (i8),
+/// 32 (int4) or 16 (int2) bytes; writing f32, it loads the input's 64, 32 or
+/// 16 bytes and stores four whole lines from them, as the kernels' four
+/// `vmovntps`. f32 to f32 stores the four loaded lines.
 template <int InBits, int OutBits, StoreKind Kind, bool Split8 = false>
 void kernelShapedLoop(const void *in, void *out, int64_t rows, int64_t cols) {
   constexpr int kInBytes = 64 * InBits / 8, kOutBytes = 64 * OutBits / 8;
@@ -182,31 +194,28 @@ void kernelShapedLoop(const void *in, void *out, int64_t rows, int64_t cols) {
     char *d = dst + row * outRow;
     for (int64_t i = 0; i < cols; i += 64, s += kInBytes, d += kOutBytes) {
       if constexpr (InBits == 32) {
-        __m512i a = _mm512_castps_si512(_mm512_loadu_ps(s));
-        __m512i b = _mm512_castps_si512(_mm512_loadu_ps(s + 64));
-        __m512i c = _mm512_castps_si512(_mm512_loadu_ps(s + 128));
-        __m512i e = _mm512_castps_si512(_mm512_loadu_ps(s + 192));
+        Line a = loadLineF(s), b = loadLineF(s + 64), c = loadLineF(s + 128),
+             e = loadLineF(s + 192);
         if constexpr (OutBits == 32) {
           storeLine<Kind>(d, a);
           storeLine<Kind>(d + 64, b);
           storeLine<Kind>(d + 128, c);
           storeLine<Kind>(d + 192, e);
         } else {
-          __m512i v =
-              _mm512_xor_si512(_mm512_ternarylogic_epi32(a, b, c, 0x96), e);
+          Line v = xorLine(xor3Line(a, b, c), e);
           storeLow<kOutBytes, Kind, Split8>(d, v);
         }
       } else {
         static_assert(OutBits == 32, "reading codes, writing f32");
-        __m512i v;
-        if constexpr (kInBytes == 64)
-          v = _mm512_loadu_si512(s);
-        else if constexpr (kInBytes == 32)
-          v = _mm512_castsi256_si512(
-              _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s)));
-        else
-          v = _mm512_castsi128_si512(
-              _mm_loadu_si128(reinterpret_cast<const __m128i *>(s)));
+        // The input's bytes in the line's first vectors; each further
+        // vector of the line repeats them.
+        constexpr int kPiece =
+            kInBytes < simd::kBytes ? kInBytes : simd::kBytes;
+        constexpr int kLoaded = kInBytes / kPiece;
+        Line v;
+        for (int p = 0; p < simd::kPerLine; ++p)
+          v.part[p] = p < kLoaded ? simd::loadLowI<kPiece>(s + kPiece * p)
+                                  : v.part[p % kLoaded];
         storeLine<Kind>(d, v);
         storeLine<Kind>(d + 64, v);
         storeLine<Kind>(d + 128, v);

@@ -29,15 +29,21 @@ OURS_KINDS = ("ours", "ours-explicit")
 
 
 def load(out_dir, sizes):
-    rows = []
+    """The harness rows, and the targets the harnesses print ("# target:
+    ..." lines: what their limit loops were compiled for, bench/simd.h)."""
+    rows, targets = [], []
     for size in sizes:
         with open(os.path.join(out_dir, size, "results.csv")) as f:
-            for r in csv.DictReader(f):
+            lines = list(f)
+            for line in lines:
+                if line.startswith("# target:") and line.strip() not in targets:
+                    targets.append(line.strip())
+            for r in csv.DictReader(line for line in lines if not line.startswith("#")):
                 r["size"] = size
                 r["threads"] = int(r["threads"])
                 r["gbps"] = float(r["gbps"])
                 rows.append(r)
-    return rows
+    return rows, targets
 
 
 def limits_of(rows):
@@ -53,7 +59,9 @@ def limits_of(rows):
 
 def main():
     out_dir, sizes = sys.argv[1], sys.argv[2:]
-    rows = load(out_dir, sizes)
+    rows, targets = load(out_dir, sizes)
+    for target in targets:
+        print(target)
     limits = limits_of(rows)
     kernels = {}
     for r in rows:

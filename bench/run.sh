@@ -4,6 +4,7 @@
 #
 #   bash bench/run.sh            # all sizes, 10 rounds
 #   ROUNDS=20 SIZES="4096x4096" bash bench/run.sh
+#   OPT=/path/to/quant-affine-opt bash bench/run.sh   # that binary, no build
 #
 # Installs what it needs (libomp, matplotlib), builds quant-affine-opt, and for
 # each size generates the kernels (bench/gen_kernels.py), compiles ours through
@@ -39,11 +40,11 @@ if [ -n "$missing" ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 fi
 
-cmake -G Ninja -S "$ROOT" -B "$BUILD" >/dev/null
-# NINJA_FLAGS (e.g. -j1) limits the build on a shared machine.
-ninja -C "$BUILD" ${NINJA_FLAGS-} quant-affine-opt >/dev/null
-OPT="$BUILD/bin/quant-affine-opt"
-mkdir -p "$OUT"
+# Builds quant-affine-opt unless OPT names another binary (NINJA_FLAGS, e.g.
+# -j1, limits the build on a shared machine), and creates OUT.
+OPT=${OPT:-$BUILD/bin/quant-affine-opt}
+# shellcheck source=prepare.sh
+source "$ROOT/bench/prepare.sh"
 
 for size in $SIZES; do
   rows=${size%x*}

@@ -8,21 +8,21 @@
 //   plain  the same AIMET arithmetic as a straightforward C++ loop per row
 //          (per tensor: a min-max pass, then a quantize pass);
 //   limit  the access pattern's fastest loop: read the input once (a
-//          max over it, AVX-512), then read it again and write a byte per
-//          element (convert, pack, store): two passes, as ours makes; the
-//          fastest of six variants by median (plain or non-temporal
-//          stores; no software prefetching, into L1 1 KiB ahead, or into
-//          L2 4 KiB ahead).
+//          max over it, in the target's vectors: simd.h), then read it
+//          again and write a byte per element (convert, pack, store): two
+//          passes, as ours makes; the fastest of six variants by median
+//          (plain or non-temporal stores; no software prefetching, into L1
+//          1 KiB ahead, or into L2 4 KiB ahead).
 // Interleaved round by round on 1 and 2 threads; every call takes the
 // input copy read longest ago, of copies larger than 3 x the last-level
 // cache together, so every first pass reads memory.
 // Before timing, ours is checked bit for bit against the plain loop.
 // Also writes OUT/x.bin and OUT/ours-per-tensor.bin for ONNX Runtime.
 //
-//   harness ROUNDS OUT   -> CSV: case,threads,variant,seconds,bytes
+//   harness ROUNDS OUT   -> CSV: case,threads,variant,seconds,bytes (after
+//                           a first line "# target: ...")
 #include "common.h"
 
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -122,48 +122,47 @@ void plain(const float *x, int8_t *q, float *scales, float *offsets,
 }
 
 /// The limit: a max over the input, then convert-and-store of the input,
-/// with plain or non-temporal stores (the harness takes the faster).
+/// with plain or non-temporal stores (the harness takes the faster). A step
+/// is 64 elements: 4 zmm, 8 ymm or 16 xmm (simd.h), in turn into four max
+/// accumulators; then each 4 vectors converted and packed into one vector
+/// of codes.
 template <bool Stream, Prefetch P> float limit(const float *x, int8_t *q) {
+  using namespace simd;
   float result = 0;
 #pragma omp parallel reduction(max : result)
   {
-    __m512 m0 = _mm512_set1_ps(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
+    VecF m0 = set1F(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
 #pragma omp for schedule(static)
     for (int64_t r = 0; r < kRows; ++r)
       for (int64_t j = 0; j < kCols; j += 64) {
         const float *in = x + r * kCols + j;
         prefetchStep<P>(in);
-        m0 = _mm512_max_ps(m0, _mm512_loadu_ps(in));
-        m1 = _mm512_max_ps(m1, _mm512_loadu_ps(in + 16));
-        m2 = _mm512_max_ps(m2, _mm512_loadu_ps(in + 32));
-        m3 = _mm512_max_ps(m3, _mm512_loadu_ps(in + 48));
+        for (int v = 0; v < 64; v += 4 * kLanes) {
+          m0 = maxF(m0, loadUF(in + v));
+          m1 = maxF(m1, loadUF(in + v + kLanes));
+          m2 = maxF(m2, loadUF(in + v + 2 * kLanes));
+          m3 = maxF(m3, loadUF(in + v + 3 * kLanes));
+        }
       }
-    result = _mm512_reduce_max_ps(
-        _mm512_max_ps(_mm512_max_ps(m0, m1), _mm512_max_ps(m2, m3)));
+    result = reduceMaxF(maxF(maxF(m0, m1), maxF(m2, m3)));
   }
-  __m512 k = _mm512_set1_ps(1.f / (result + 1.f));
+  VecF k = set1F(1.f / (result + 1.f));
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < kRows; ++r)
     for (int64_t j = 0; j < kCols; j += 64) {
       const float *in = x + r * kCols + j;
       prefetchStep<P>(in);
-      __m512i a = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in), k));
-      __m512i b =
-          _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + 16), k));
-      __m512i c =
-          _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + 32), k));
-      __m512i d =
-          _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + 48), k));
-      __m512i packed = _mm512_inserti64x4(
-          _mm512_castsi256_si512(_mm256_set_m128i(_mm512_cvtepi32_epi8(b),
-                                                  _mm512_cvtepi32_epi8(a))),
-          _mm256_set_m128i(_mm512_cvtepi32_epi8(d), _mm512_cvtepi32_epi8(c)),
-          1);
-      auto *out = reinterpret_cast<__m512i *>(q + r * kCols + j);
-      if constexpr (Stream)
-        _mm512_stream_si512(out, packed);
-      else
-        _mm512_storeu_si512(out, packed);
+      for (int v = 0; v < 64; v += 4 * kLanes) {
+        VecI a = cvtFI(mulF(loadUF(in + v), k));
+        VecI b = cvtFI(mulF(loadUF(in + v + kLanes), k));
+        VecI c = cvtFI(mulF(loadUF(in + v + 2 * kLanes), k));
+        VecI d = cvtFI(mulF(loadUF(in + v + 3 * kLanes), k));
+        VecI packed = packI32ToI8(a, b, c, d);
+        if constexpr (Stream)
+          streamI(q + r * kCols + j + v, packed);
+        else
+          storeUI(q + r * kCols + j + v, packed);
+      }
     }
   _mm_sfence();
   return result;
@@ -219,6 +218,7 @@ int main(int argc, char **argv) {
     (c.group == kCols ? _mlir_ciface_per_token
                       : _mlir_ciface_per_block32)(&xd, &qd, &sd, &od);
   };
+  std::printf("# target: %s\n", benchTargetName());
   std::printf("case,threads,variant,seconds,bytes\n");
   int failures = 0;
   for (const Case &c : cases) {

@@ -9,9 +9,9 @@
 //   plain  the same rounding as a straightforward C++ loop (frexp, ldexp,
 //          nearbyint in double: the tests' reference);
 //   limit  copying the f32 tensor (the access pattern: read 4 bytes, write
-//          4 per element), the fastest of six AVX-512 variants by median
-//          (plain or non-temporal stores; no prefetching, into L1 1 KiB
-//          ahead, or into L2 4 KiB ahead).
+//          4 per element, in the target's vectors: simd.h), the fastest
+//          of six variants by median (plain or non-temporal stores; no
+//          prefetching, into L1 1 KiB ahead, or into L2 4 KiB ahead).
 // Interleaved round by round on 1 and 2 threads; every call takes the
 // input copy read longest ago, of copies larger than 3 x the last-level
 // cache together. Before timing, ours is
@@ -19,9 +19,9 @@
 // OUT/ours-e4m3-ROWS.bin for ONNX Runtime.
 //
 //   harness ROUNDS OUT   -> CSV: case,rows,threads,variant,seconds,bytes
+//                           (after a first line "# target: ...")
 #include "common.h"
 
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -89,7 +89,8 @@ void plain(const float *x, float *y, int64_t rows, const float *factors,
     }
 }
 
-/// The limit: copy rows x kCols floats, 64 a step.
+/// The limit: copy rows x kCols floats, 64 a step (4 zmm, 8 ymm or 16 xmm:
+/// simd.h).
 template <bool Stream, Prefetch P>
 void limit(const float *x, float *y, int64_t rows) {
 #pragma omp parallel for schedule(static)
@@ -98,12 +99,12 @@ void limit(const float *x, float *y, int64_t rows) {
       const float *in = x + r * kCols + j;
       float *out = y + r * kCols + j;
       prefetchStep<P>(in);
-      for (int v = 0; v < 4; ++v) {
-        __m512 value = _mm512_loadu_ps(in + 16 * v);
+      for (int v = 0; v < 64; v += simd::kLanes) {
+        simd::VecF value = simd::loadUF(in + v);
         if constexpr (Stream)
-          _mm512_stream_ps(out + 16 * v, value);
+          simd::streamF(out + v, value);
         else
-          _mm512_storeu_ps(out + 16 * v, value);
+          simd::storeUF(out + v, value);
       }
     }
   _mm_sfence();
@@ -124,6 +125,7 @@ int main(int argc, char **argv) {
       {"e4m3", 4096, false, false},         {"e5m2_channel", 4096, true, false},
       {"qdq_i8", 4096, false, true},        {"e4m3", 11008, false, false},
       {"e5m2_channel", 11008, true, false}, {"qdq_i8", 11008, false, true}};
+  std::printf("# target: %s\n", benchTargetName());
   std::printf("case,rows,threads,variant,seconds,bytes\n");
   int failures = 0;
   for (int64_t rows : {int64_t{4096}, int64_t{11008}}) {

@@ -11,11 +11,12 @@
 //   plain  a straightforward C++ loop (dequantize a row, dot it with each
 //          row of x), -O3 -march=native, threads over rows of W (prefill:
 //          in a third of the rounds, its calls take seconds);
-//   bound  reading the packed weights and the scales once (64-byte loads,
-//          four accumulators): the fastest by median of no software
-//          prefetching, into L1 1 KiB and 16 KiB ahead, and into L2 4 KiB
-//          ahead;
-//   peak   (prefill) independent FMA chains on 16 lanes: the FMA peak.
+//   bound  reading the packed weights and the scales once (loads of the
+//          target's vectors, simd.h, into four accumulators): the fastest
+//          by median of no software prefetching, into L1 1 KiB and 16 KiB
+//          ahead, and into L2 4 KiB ahead;
+//   peak   (prefill) independent FMA chains on the target's lanes (16
+//          with AVX-512, 8 with AVX2): the FMA peak.
 // Weights come from memory: every call takes the copy read longest ago, of
 // copies together at least 3 x the last-level cache. Before timing, ours is
 // checked: one-hot rows of x give the weight bit for bit, and random x
@@ -25,12 +26,12 @@
 // The kernels write y themselves (destination style, gen.py).
 //
 // usage: [PEER_CMD=...] harness ROUNDS [ORT_DIR [ONLY]] > results.csv
-// CSV: case,m,n,k,bits,block,threads,variant,seconds,bytes,flops
+// CSV: case,m,n,k,bits,block,threads,variant,seconds,bytes,flops (after a
+// first line "# target: ...", the target the harness was compiled for)
 
 #include "common.h"
 #include "kernels.h"
 
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -139,10 +140,10 @@ struct Bench {
   /// or, with `ToL2`, each line `Ahead` bytes ahead into L2.
   template <int Ahead, bool ToL2 = false>
   static long long readOnce(const uint8_t *p, int64_t bytes) {
-    __m512i total = _mm512_setzero_si512();
+    simd::VecI total = simd::zeroI();
 #pragma omp parallel
     {
-      __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+      simd::VecI a0 = simd::zeroI(), a1 = a0, a2 = a0, a3 = a0;
 #pragma omp for schedule(static) nowait
       for (int64_t i = 0; i < bytes / 256; ++i) {
         const uint8_t *in = p + i * 256;
@@ -152,21 +153,23 @@ struct Bench {
                          _MM_HINT_T1);
         else if constexpr (Ahead > 0)
           _mm_prefetch(reinterpret_cast<const char *>(in) + Ahead, _MM_HINT_T0);
-        a0 = _mm512_add_epi64(a0, _mm512_load_si512(in));
-        a1 = _mm512_add_epi64(a1, _mm512_load_si512(in + 64));
-        a2 = _mm512_add_epi64(a2, _mm512_load_si512(in + 128));
-        a3 = _mm512_add_epi64(a3, _mm512_load_si512(in + 192));
+        // 256 bytes: 4 zmm, 8 ymm or 16 xmm, in turn into the accumulators.
+        for (int v = 0; v < 256 / simd::kBytes; v += 4) {
+          a0 = simd::addI64(a0, simd::loadI(in + simd::kBytes * v));
+          a1 = simd::addI64(a1, simd::loadI(in + simd::kBytes * (v + 1)));
+          a2 = simd::addI64(a2, simd::loadI(in + simd::kBytes * (v + 2)));
+          a3 = simd::addI64(a3, simd::loadI(in + simd::kBytes * (v + 3)));
+        }
       }
-      __m512i acc =
-          _mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3));
+      simd::VecI acc = simd::addI64(simd::addI64(a0, a1), simd::addI64(a2, a3));
 #pragma omp critical
-      total = _mm512_add_epi64(total, acc);
+      total = simd::addI64(total, acc);
     }
     // The tail (under 256 bytes), once.
     long long tail = 0;
     for (int64_t i = bytes / 256 * 256; i < bytes; ++i)
       tail += p[i];
-    return _mm512_reduce_add_epi64(total) + tail;
+    return simd::reduceAddI64(total) + tail;
   }
   /// Reading the packed weights and the scales once, in one of four ways
   /// (no software prefetching; into L1 1 KiB and 16 KiB ahead, as ours; into
@@ -374,27 +377,30 @@ int benchConvolutions(int rounds) {
   return bad;
 }
 
-/// FLOP/s of independent FMA chains on 16 f32 lanes, on all threads.
+/// FLOP/s of independent FMA chains on the target's f32 lanes (simd.h: 16
+/// with AVX-512, 8 with AVX2), on all threads: 12 chains, which hide the
+/// FMA latency of two FMA pipes and fit the 16 registers of AVX2.
 double fmaPeak() {
   constexpr int64_t kSteps = 1 << 22;
   double start = now();
   float sink = 0;
 #pragma omp parallel reduction(+ : sink)
   {
-    __m512 acc[12];
+    simd::VecF acc[12];
     for (int i = 0; i < 12; ++i)
-      acc[i] = _mm512_set1_ps(float(i) * 1e-3f);
-    const __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(1e-4f);
+      acc[i] = simd::set1F(float(i) * 1e-3f);
+    const simd::VecF a = simd::set1F(0.999f), b = simd::set1F(1e-4f);
     for (int64_t s = 0; s < kSteps; ++s)
       for (int i = 0; i < 12; ++i)
-        acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+        acc[i] = simd::fmaF(acc[i], a, b);
     for (int i = 0; i < 12; ++i)
-      sink += _mm512_reduce_add_ps(acc[i]);
+      sink += simd::reduceAddF(acc[i]);
   }
   double seconds = now() - start;
   if (sink == 12345.f)
     std::printf("#\n");
-  return double(kSteps) * 12 * 16 * 2 * omp_get_max_threads() / seconds;
+  return double(kSteps) * 12 * simd::kLanes * 2 * omp_get_max_threads() /
+         seconds;
 }
 
 } // namespace
@@ -406,6 +412,7 @@ int main(int argc, char **argv) {
   std::string only = argc > 3 ? argv[3] : "";
   int64_t llc = lastLevelCacheBytes();
   std::mt19937 rng(20261124);
+  std::printf("# target: %s\n", benchTargetName());
   std::printf("case,m,n,k,bits,block,threads,variant,seconds,bytes,flops\n");
   int failures = 0;
   for (const Case &c : kCases) {

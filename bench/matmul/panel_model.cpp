@@ -12,12 +12,17 @@
 //   packed   x's rows read 1 KiB apart (a copy of the chunk) instead of a
 //            whole row of x (16 KiB) apart.
 // Cache-resident; prints the best of 9 calls of each variant in GFLOP/s,
-// twice, beside an FMA loop's peak.
+// twice, beside an FMA loop's peak, after the target it was compiled for.
+// The vectors are the target's (simd.h): a tile row is 2 zmm with AVX-512,
+// as the generated kernel's; with AVX2 it is 4 ymm, and the tile's 32
+// accumulators exceed the 16 registers (spilled), as the same tile would in
+// a kernel generated for AVX2.
 //
-// build: clang++ -O3 -march=native -std=c++17 bench/matmul/panel_model.cpp
+// build: clang++ -O3 -march=native -std=c++17 -I bench
+//        bench/matmul/panel_model.cpp
 // usage: a.out
 
-#include <immintrin.h>
+#include "simd.h"
 
 #include <algorithm>
 #include <chrono>
@@ -28,6 +33,8 @@
 namespace {
 
 constexpr int M = 128, K = 4096, N = 512, KC = 256;
+/// Vectors in a tile row (the panel's 32 columns).
+constexpr int kTileVectors = 32 / simd::kLanes;
 
 template <bool Nest, bool Rebuild, bool Packed>
 __attribute__((noinline)) void run(const float *x, const float *xChunk,
@@ -39,20 +46,21 @@ __attribute__((noinline)) void run(const float *x, const float *xChunk,
         std::memcpy(panel, source + size_t(n0 / 32) * KC * 32,
                     KC * 32 * sizeof(float));
       for (int m0 = 0; m0 < M; m0 += 8) {
-        __m512 acc[8][2];
+        simd::VecF acc[8][kTileVectors];
         for (int i = 0; i < 8; ++i)
-          for (int j = 0; j < 2; ++j)
-            acc[i][j] = _mm512_loadu_ps(y + (m0 + i) * N + n0 + 16 * j);
+          for (int j = 0; j < kTileVectors; ++j)
+            acc[i][j] = simd::loadUF(y + (m0 + i) * N + n0 + simd::kLanes * j);
         const float *rows =
             Packed ? xChunk + size_t(m0) * KC : x + size_t(m0) * K + kc;
         const int stride = Packed ? KC : K;
         auto step = [&](int k) {
-          __m512 b0 = _mm512_load_ps(panel + k * 32);
-          __m512 b1 = _mm512_load_ps(panel + k * 32 + 16);
+          simd::VecF b[kTileVectors];
+          for (int j = 0; j < kTileVectors; ++j)
+            b[j] = simd::loadF(panel + k * 32 + simd::kLanes * j);
           for (int i = 0; i < 8; ++i) {
-            __m512 a = _mm512_set1_ps(rows[i * stride + k]);
-            acc[i][0] = _mm512_fmadd_ps(a, b0, acc[i][0]);
-            acc[i][1] = _mm512_fmadd_ps(a, b1, acc[i][1]);
+            simd::VecF a = simd::set1F(rows[i * stride + k]);
+            for (int j = 0; j < kTileVectors; ++j)
+              acc[i][j] = simd::fmaF(a, b[j], acc[i][j]);
           }
         };
         if (Nest) {
@@ -67,8 +75,8 @@ __attribute__((noinline)) void run(const float *x, const float *xChunk,
             step(k);
         }
         for (int i = 0; i < 8; ++i)
-          for (int j = 0; j < 2; ++j)
-            _mm512_storeu_ps(y + (m0 + i) * N + n0 + 16 * j, acc[i][j]);
+          for (int j = 0; j < kTileVectors; ++j)
+            simd::storeUF(y + (m0 + i) * N + n0 + simd::kLanes * j, acc[i][j]);
       }
     }
 }
@@ -106,28 +114,31 @@ template <bool Nest, bool Rebuild, bool Packed> void variant(const char *name) {
   std::free(y);
 }
 
-/// Independent FMA chains on 16 lanes: the peak.
+/// Independent FMA chains on the target's lanes: the peak. 16 chains where
+/// there are 32 vector registers (AVX-512), 12 where there are 16.
 __attribute__((noinline)) double peak() {
-  __m512 a[16];
-  for (int i = 0; i < 16; ++i)
-    a[i] = _mm512_set1_ps(float(i) * 1e-3f);
-  __m512 b = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(1e-4f);
+  constexpr int kChains = simd::kRegisters >= 32 ? 16 : 12;
+  simd::VecF a[kChains];
+  for (int i = 0; i < kChains; ++i)
+    a[i] = simd::set1F(float(i) * 1e-3f);
+  simd::VecF b = simd::set1F(0.999f), c = simd::set1F(1e-4f);
   constexpr long kRounds = 20000000;
   auto start = std::chrono::steady_clock::now();
   for (long r = 0; r < kRounds; ++r)
-    for (int i = 0; i < 16; ++i) {
-      a[i] = _mm512_fmadd_ps(a[i], b, c);
+    for (int i = 0; i < kChains; ++i) {
+      a[i] = simd::fmaF(a[i], b, c);
       __asm__ volatile("" : "+v"(a[i]));
     }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  return kRounds * 16 * 32 / seconds / 1e9;
+  return double(kRounds) * kChains * simd::kLanes * 2 / seconds / 1e9;
 }
 
 } // namespace
 
 int main() {
+  std::printf("# target: %s\n", benchTargetName());
   for (int repeat = 0; repeat < 2; ++repeat) {
     std::printf("FMA peak             %6.1f GFLOP/s\n", peak());
     variant<false, false, false>("one loop");

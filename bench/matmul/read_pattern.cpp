@@ -10,14 +10,13 @@
 //
 // Each variant reads a 4096 x 2048-byte buffer (4096 x 4096 int4 codes),
 // every call on the copy read longest ago (60 copies, 480 MiB), 15 rounds
-// interleaved; it prints the median GB/s.
+// interleaved; it prints the median GB/s, after the target it was compiled
+// for (simd.h: the vectors of its loads and sums).
 //
 // build: clang++ -O2 -march=native -I bench bench/matmul/read_pattern.cpp
 // usage: a.out
 
 #include "common.h"
-
-#include <immintrin.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -28,12 +27,6 @@ namespace {
 
 constexpr int64_t kRowBytes = 2048, kRows = 4096, kBytes = kRowBytes * kRows;
 
-/// Adds 16 bytes at `p`, widened to 32 bits, into `sum`.
-inline __m512i addBytes(__m512i sum, const uint8_t *p) {
-  return _mm512_add_epi32(sum, _mm512_cvtepu8_epi32(_mm_loadu_si128(
-                                   reinterpret_cast<const __m128i *>(p))));
-}
-
 /// A decode tile's order: 4 rows, 32 bytes of each per step. With `Spread`
 /// the rows are a quarter of the matrix apart (t, t + R/4, t + R/2,
 /// t + 3R/4), so each row of a tile continues where the previous tile's
@@ -42,8 +35,8 @@ inline __m512i addBytes(__m512i sum, const uint8_t *p) {
 /// `Ahead` bytes further on, with the given hint.
 template <bool Spread, int Ahead, int Hint>
 int64_t tiledRows(const uint8_t *buffer) {
-  __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
-                    _mm512_setzero_si512(), _mm512_setzero_si512()};
+  simd::VecI sum[4] = {simd::zeroI(), simd::zeroI(), simd::zeroI(),
+                       simd::zeroI()};
   // Bytes from one row of a tile to the next, and from one tile to the next.
   constexpr int64_t kRowStep = Spread ? kRows / 4 * kRowBytes : kRowBytes;
   constexpr int64_t kTileStep = Spread ? kRowBytes : 4 * kRowBytes;
@@ -57,24 +50,24 @@ int64_t tiledRows(const uint8_t *buffer) {
                 reinterpret_cast<const char *>(tile + r * kRowStep + k + Ahead),
                 Hint);
       for (int r = 0; r < 4; ++r) {
-        sum[r] = addBytes(sum[r], tile + r * kRowStep + k);
-        sum[r] = addBytes(sum[r], tile + r * kRowStep + k + 16);
+        sum[r] = simd::addWidenedBytes16(sum[r], tile + r * kRowStep + k);
+        sum[r] = simd::addWidenedBytes16(sum[r], tile + r * kRowStep + k + 16);
       }
     }
   }
-  return _mm512_reduce_add_epi32(_mm512_add_epi32(
-      _mm512_add_epi32(sum[0], sum[1]), _mm512_add_epi32(sum[2], sum[3])));
+  return simd::reduceAddI32(
+      simd::addI32(simd::addI32(sum[0], sum[1]), simd::addI32(sum[2], sum[3])));
 }
 
 /// A plain sequential read, 256 bytes per step, as the bench's bound.
 template <Prefetch P> int64_t sequential(const uint8_t *buffer) {
-  __m512i sum = _mm512_setzero_si512();
+  simd::VecI sum = simd::zeroI();
   for (int64_t i = 0; i < kBytes; i += 256) {
     prefetchStep<P>(buffer + i);
-    for (int line = 0; line < 4; ++line)
-      sum = _mm512_add_epi64(sum, _mm512_load_si512(buffer + i + 64 * line));
+    for (int v = 0; v < 256 / simd::kBytes; ++v)
+      sum = simd::addI64(sum, simd::loadI(buffer + i + simd::kBytes * v));
   }
-  return _mm512_reduce_add_epi64(sum);
+  return simd::reduceAddI64(sum);
 }
 
 struct Variant {
@@ -119,6 +112,7 @@ int main() {
       sink += variants[v].read(copy);
       seconds[v].push_back(now() - start);
     }
+  std::printf("# target: %s\n", benchTargetName());
   for (int v = 0; v < kVariants; ++v)
     std::printf("%-36s %5.1f GB/s\n", variants[v].name,
                 kBytes / median(seconds[v]) / 1e9);

@@ -17,9 +17,13 @@ import sys
 
 def main():
     out = sys.argv[1]
+    lines = list(open(os.path.join(out, "results.csv")))
+    # "# target: ...": what the harness (its bound and peak) was compiled for.
+    for line in lines:
+        if line.startswith("# target:"):
+            print(line.strip() + "\n")
     rows = [r for r in csv.DictReader(
-        line for line in open(os.path.join(out, "results.csv"))
-        if not line.startswith("#"))]
+        line for line in lines if not line.startswith("#"))]
     # ONNX Runtime: one line per block of the harness's rounds; the median
     # of their medians (a failed block counts as nan only if all failed).
     runs = {}
