@@ -3,6 +3,7 @@
 # lit configuration for the quant-affine regression tests.
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -51,6 +52,16 @@ llvm_config.add_tool_substitutions(
 # openmp option needs at link time.
 if os.path.exists(os.path.join(config.mlir_lib_dir, "libomp.so")):
     config.available_features.add("libomp")
+
+# AArch64 execution under qemu-user (Debian's qemu-user, gcc-aarch64-linux-gnu):
+# %run_aarch64 compiles a test for AArch64 and runs it (Inputs/run-aarch64.sh).
+if (shutil.which("qemu-aarch64") and shutil.which("aarch64-linux-gnu-gcc")
+        and os.path.exists(os.path.join(config.llvm_tools_dir, "llvm-objcopy"))):
+    config.available_features.add("qemu-aarch64")
+config.substitutions.append(("%run_aarch64", "env PATH=%s:%s:%s bash %s" % (
+    config.quant_affine_tools_dir, config.llvm_tools_dir, os.environ["PATH"],
+    os.path.join(config.quant_affine_src_root, "test", "Integration", "AArch64",
+                 "Inputs", "run-aarch64.sh"))))
 
 # The format check needs clang-format 22 and a git checkout to list files.
 if (os.path.exists(os.path.join(config.llvm_tools_dir, "clang-format"))

@@ -12,6 +12,7 @@ packages=(
   ninja-build cmake g++ python3
   libgtest-dev
   libomp-22-dev          # the OpenMP runtime of the CPU pipeline's openmp option
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross  # AArch64 runs under qemu
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -20,11 +20,14 @@
 //      that cannot be written in place gets a new buffer instead.
 //   4. Vector, memref, scf, math, arith, func lowering to the LLVM dialect.
 //
-// By default two choices follow the size of each op: ops that move more than
-// the last-level cache (the static sizes of what they read and write) get
-// 64-lane tiles (quant-affine-vectorize's large-vector-width) and
-// non-temporal stores (quant-affine-mark-nontemporal's large-op-bytes);
-// cache-resident and dynamic-shaped ones keep 16 lanes and plain stores.
+// Every width, register tile and choice below comes from the target's
+// CPUStrategy (CPUTarget.h), the one place that knows CPUs. By default two
+// choices also follow the size of each op: ops that move more than the
+// last-level cache (the static sizes of what they read and write) get
+// 64-lane tiles (quant-affine-vectorize's large-vector-width) and, where the
+// target streams, non-temporal stores (quant-affine-mark-nontemporal's
+// large-op-bytes); cache-resident and dynamic-shaped ones keep one register
+// of lanes and plain stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,7 @@
 
 #include "Stages.h"
 
+#include "QuantAffine/Codegen/CPU/CPUTarget.h"
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 
@@ -55,19 +59,6 @@
 using namespace mlir;
 
 namespace {
-/// Lanes of a tile when vector-width is auto: one AVX-512 register of f32
-/// for ops in cache; for larger ops, 64, so that i8 results fill whole
-/// 64-byte lines, which stream without partial writes.
-constexpr int64_t kDefaultVectorWidth = 16;
-constexpr int64_t kLargeOpVectorWidth = 64;
-/// How far ahead fused contractions prefetch their weights: two register
-/// tiles of 4096-element int4 rows (measured best of 4, 8, 16 and 32 KiB on
-/// AMD Zen 4, docs/FusedMatmul.md).
-constexpr int64_t kWeightPrefetchBytes = 16 << 10;
-/// Loop nests that move more than this read from beyond a core's own
-/// caches (1 MiB of L2 on AMD Zen 4, 2 MiB on Intel's server cores): their
-/// loads are prefetched whatever their stores.
-constexpr int64_t kPrefetchNestBytes = 4 << 20;
 /// The last-level cache assumed where the host does not say.
 constexpr int64_t kFallbackLLCBytes = int64_t(32) << 20;
 
@@ -141,6 +132,15 @@ int64_t mlir::quant_affine::getHostLastLevelCacheBytes() {
 
 void mlir::quant_affine::buildQuantAffineCPUPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
+  // The target, checked when the options were parsed; built without that
+  // check, an unknown one is reported by quant-affine-set-cpu-target and the
+  // strategy is the defaults'.
+  FailureOr<CPUTarget> target =
+      resolveCPUTarget(options.targetTriple, options.cpu, options.features,
+                       [](const Twine &) { return failure(); });
+  CPUStrategy strategy =
+      succeeded(target) ? deriveCPUStrategy(*target) : CPUStrategy();
+
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
 
@@ -153,13 +153,22 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   if (options.vectorWidth > 0) {
     vectorize.vectorWidth = options.vectorWidth;
   } else {
-    vectorize.vectorWidth = kDefaultVectorWidth;
-    vectorize.largeVectorWidth = kLargeOpVectorWidth;
+    vectorize.vectorWidth = strategy.elementwiseLanes;
+    vectorize.largeVectorWidth = strategy.largeOpLanes;
     vectorize.largeOpBytes = llcBytes;
   }
   vectorize.parallelOuter = options.openmp;
+  // Scalable vectors: the vector width is the machine's, not the op's size.
+  vectorize.scalable = strategy.scalableVectors && options.vectorWidth == 0;
+  if (vectorize.scalable)
+    vectorize.largeVectorWidth = 0;
   // Sums (matmuls with dequantize fused in) first: register tiles.
   QuantAffineVectorizeContractionsPassOptions contractions;
+  contractions.lanes = strategy.contractionLanes;
+  contractions.activationRows = strategy.contractionActivationRows;
+  contractions.panelColumns = strategy.panelColumns;
+  contractions.panelTileRows = strategy.panelTileRows;
+  contractions.transposeBlock = strategy.transposeBlock;
   contractions.parallelOuter = options.openmp;
   pm.addNestedPass<func::FuncOp>(
       createQuantAffineVectorizeContractionsPass(contractions));
@@ -172,6 +181,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   // Min-max reductions (compute_encoding's statistics) split into lanes.
   QuantAffineVectorizeReductionsPassOptions reductions;
+  reductions.lanes = strategy.reductionLanes;
   reductions.parallelOuter = options.openmp;
   pm.addNestedPass<func::FuncOp>(
       createQuantAffineVectorizeReductionsPass(reductions));
@@ -181,12 +191,16 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addNestedPass<func::FuncOp>(createQuantAffineDivideByReciprocalPass());
 
   // 3. Bufferize in place into the caller's buffers.
-  // int4 weights in fused matmuls by table (x86: vpermps).
-  addInPlaceBufferizationStage(pm, /*parallelLoops=*/false,
-                               /*tableLookup=*/true);
+  // int4 weights in fused matmuls by table where the target permutes 16 f32
+  // in one instruction.
+  // The others unpacked by whatever the target does best.
+  QuantAffineEmulateNarrowTypesPassOptions narrow;
+  narrow.tableLookup = strategy.int4TableLookup;
+  narrow.shiftUnpack = strategy.shiftUnpack;
+  addInPlaceBufferizationStage(pm, narrow);
   // Their weights prefetched some rows ahead.
   QuantAffinePrefetchWeightsPassOptions prefetch;
-  prefetch.distance = kWeightPrefetchBytes;
+  prefetch.distance = strategy.weightPrefetchBytes;
   pm.addNestedPass<func::FuncOp>(
       createQuantAffinePrefetchWeightsPass(prefetch));
 
@@ -205,7 +219,10 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   addLoopsStage(pm.nest<func::FuncOp>());
   addFunctionCleanup<func::FuncOp>(pm);
   addSoftFloatStage(pm);
-  if (options.nontemporalStores != NontemporalStores::Never) {
+  bool stream = options.nontemporalStores == NontemporalStores::Always ||
+                (options.nontemporalStores == NontemporalStores::Auto &&
+                 strategy.streamingStores);
+  if (stream) {
     QuantAffineMarkNontemporalPassOptions nontemporal;
     // 0: every store.
     if (options.nontemporalStores == NontemporalStores::Auto)
@@ -216,11 +233,18 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // What streams out was read from memory too: prefetch it; and what large
   // nests read, whatever their stores.
   QuantAffinePrefetchStreamsPassOptions prefetchStreams;
-  prefetchStreams.largeNestBytes = kPrefetchNestBytes;
+  prefetchStreams.largeNestBytes = strategy.prefetchNestBytes;
   pm.addNestedPass<func::FuncOp>(
       createQuantAffinePrefetchStreamsPass(prefetchStreams));
   addStandardToLLVMStage(pm);
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
+  // The target, on the LLVM functions: compiled elsewhere, they get the
+  // instructions planned here.
+  QuantAffineSetCPUTargetPassOptions setTarget;
+  setTarget.targetTriple = options.targetTriple;
+  setTarget.cpu = options.cpu;
+  setTarget.features = options.features;
+  pm.addPass(createQuantAffineSetCPUTargetPass(setTarget));
   addFinishHostStage(pm, "--quant-affine-cpu-pipeline");
 }

@@ -90,8 +90,9 @@ void mlir::quant_affine::addGPUMappingStages(
   reductionLoops.blockSize = options.blockSize;
   reductionLoops.vectorWidthLimit = options.reductionWidth;
   reductionLoops.rowsLimit = options.reductionRows;
-  addInPlaceBufferizationStage(pm, /*parallelLoops=*/true,
-                               /*tableLookup=*/false, reductionLoops);
+  QuantAffineEmulateNarrowTypesPassOptions narrow;
+  narrow.parallelLoops = true;
+  addInPlaceBufferizationStage(pm, narrow, reductionLoops);
   // What the host code still allocates, kernels use: managed memory.
   pm.addPass(createQuantAffineManagedAllocationsPass());
   // Module constants too: a managed copy of each, made once.

@@ -8,6 +8,7 @@
 
 #include "QuantAffine/Pipelines/Pipelines.h"
 
+#include "QuantAffine/Codegen/CPU/CPUTarget.h"
 #include "QuantAffine/Codegen/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -99,6 +100,9 @@ LogicalResult mlir::quant_affine::checkCPUPipelineOptions(
     return error("llc-bytes must be at least 0 (0: the host's last-level "
                  "cache), got " +
                  Twine(options.llcBytes));
+  if (failed(resolveCPUTarget(options.targetTriple, options.cpu,
+                              options.features, error)))
+    return failure();
   return success();
 }
 

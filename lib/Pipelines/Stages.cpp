@@ -98,7 +98,7 @@ void mlir::quant_affine::addVectorizeStage(
 }
 
 void mlir::quant_affine::addInPlaceBufferizationStage(
-    OpPassManager &pm, bool parallelLoops, bool tableLookup,
+    OpPassManager &pm, const QuantAffineEmulateNarrowTypesPassOptions &narrow,
     const QuantAffineReductionLoopsPassOptions &reductionLoops) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
@@ -114,16 +114,13 @@ void mlir::quant_affine::addInPlaceBufferizationStage(
   pm.addNestedPass<func::FuncOp>(createQuantAffineLocalizeRegionResultsPass());
   // For kernels: reductions keep their sums in registers (ReductionLoops.cpp).
   // Reductions to one element over many threads (SplitReductions.cpp).
-  if (parallelLoops) {
+  if (narrow.parallelLoops) {
     pm.addNestedPass<func::FuncOp>(createQuantAffineSplitReductionsPass());
     pm.addNestedPass<func::FuncOp>(
         createQuantAffineReductionLoopsPass(reductionLoops));
   }
   // i1, i2 and i4 buffers packed, from signatures to accesses; before
   // deallocation adds i1 buffers of its own.
-  QuantAffineEmulateNarrowTypesPassOptions narrow;
-  narrow.parallelLoops = parallelLoops;
-  narrow.tableLookup = tableLookup;
   pm.addPass(createQuantAffineEmulateNarrowTypesPass(narrow));
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as

@@ -9,6 +9,7 @@
 #ifndef QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 #define QUANT_AFFINE_LIB_PIPELINES_STAGES_H
 
+#include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
 namespace mlir {
@@ -34,11 +35,12 @@ void addVectorizeStage(OpPassManager &pm,
 
 /// One-shot bufferization across function boundaries, in place into the
 /// caller's buffers, then deallocation of what is left.
-/// `parallelLoops` (the GPU): linalg ops on packed buffers become
+/// `narrow`: quant-affine-emulate-narrow-types' options; with its
+/// `parallelLoops` (the GPU), linalg ops on packed buffers become
 /// scf.parallel, and reductions loops that carry their sums.
 /// `reductionLoops`: quant-affine-reduction-loops' options (GPU only).
 void addInPlaceBufferizationStage(
-    OpPassManager &pm, bool parallelLoops, bool tableLookup = false,
+    OpPassManager &pm, const QuantAffineEmulateNarrowTypesPassOptions &narrow,
     const QuantAffineReductionLoopsPassOptions &reductionLoops = {});
 
 /// Vector transfers (fully unrolled to 1-D) and what is left of linalg to

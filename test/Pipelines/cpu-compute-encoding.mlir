@@ -5,7 +5,7 @@
 // activations is vectorized too. Numbers:
 // test/Integration/CPU/conformance-compute-encoding.mlir and
 // dynamic-quantization.mlir.
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids" | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: FileCheck %s < %t.ll
 // RUN: llc -O3 -mcpu=sapphirerapids %t.ll -o - | FileCheck %s --check-prefix=ASM
 

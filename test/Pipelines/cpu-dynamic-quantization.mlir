@@ -6,7 +6,7 @@
 // read back by the next loop of the tile, do not; every load of the input
 // is prefetched (the statistics and the quantize loop, the nest moves over
 // 4 MiB).
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="openmp=true nontemporal-stores=true" | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids openmp=true nontemporal-stores=true" | FileCheck %s
 
 // CHECK-LABEL: llvm.func @per_block32(
 // CHECK-NOT: memrefCopy

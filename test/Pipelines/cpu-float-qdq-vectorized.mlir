@@ -5,7 +5,7 @@
 // vrndscaleps; with a maxval, one IEEE vdivps per 16 values. A format the
 // shifter cannot take ([7, 22] on f32) scales and rounds with vrndscaleps,
 // vectorized too. bf16 inputs widen to f32 lanes.
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=16" | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids vector-width=16" | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: FileCheck %s --check-prefix=LLVM < %t.ll
 // RUN: llc -O3 -mcpu=sapphirerapids %t.ll -o - | FileCheck %s --check-prefix=ASM
 

@@ -7,8 +7,8 @@
 // of their dequantized values. The numbers are checked by
 // test/Integration/CPU/fused-matmul.mlir.
 //
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=MLIR
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids" | FileCheck %s --check-prefix=MLIR
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids" | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: FileCheck %s --check-prefix=LLVM < %t.ll
 // RUN: llc -O3 -mcpu=sapphirerapids %t.ll -o - | FileCheck %s --check-prefix=ASM
 

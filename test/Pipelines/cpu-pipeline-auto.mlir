@@ -3,19 +3,19 @@
 // gets 64-lane tiles and non-temporal stores; a smaller one, or one with a
 // dynamic result, 16 lanes and plain stores. @big moves 256 x 256 x (4 + 1)
 // bytes plus its scales (about 328 KB), @small 16 x 64 x 5 (5 KB).
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=65536" \
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=65536" \
 // RUN: | FileCheck %s --check-prefix=ABOVE
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=1048576" \
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=1048576" \
 // RUN: | FileCheck %s --check-prefix=BELOW
 // Explicit values win, for every op.
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=65536 nontemporal-stores=false" \
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=65536 nontemporal-stores=false" \
 // RUN: | FileCheck %s --check-prefix=NONT
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=1048576 nontemporal-stores=true vector-width=32" \
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=1048576 nontemporal-stores=true vector-width=32" \
 // RUN: | FileCheck %s --check-prefix=FORCE
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=65536 nontemporal-stores=auto vector-width=8" \
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=65536 nontemporal-stores=auto vector-width=8" \
 // RUN: | FileCheck %s --check-prefix=W8
 // Without llc-bytes the host's last-level cache decides; @small is below any.
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=HOST
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids" | FileCheck %s --check-prefix=HOST
 
 // ABOVE-LABEL: llvm.func @big(
 // ABOVE: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xi8>, !llvm.ptr

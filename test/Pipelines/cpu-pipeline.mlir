@@ -1,7 +1,7 @@
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="nontemporal-stores=true" | FileCheck %s --check-prefix=NT
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=8" | FileCheck %s --check-prefix=W8
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="openmp=true" | FileCheck %s --check-prefix=OMP
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids" | FileCheck %s
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids nontemporal-stores=true" | FileCheck %s --check-prefix=NT
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids vector-width=8" | FileCheck %s --check-prefix=W8
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids openmp=true" | FileCheck %s --check-prefix=OMP
 
 // Results are written in place into the caller's buffers: no hidden
 // allocation or copy in a function that writes into a memref.
@@ -78,7 +78,7 @@ func.func @qdq_into_tensor(%x: tensor<64x64xf32>, %out: tensor<64x64xf32>) -> te
 // 8-byte store to the rank-1 i8 buffer the argument has become (its
 // descriptor: pointer, pointer, offset, one size, one stride).
 // CHECK-LABEL: llvm.func @int4_into_buffer
-// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) {
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-NOT: llvm.call @malloc
 // CHECK-NOT: atomicrmw
 // CHECK: llvm.store {{.*}} : vector<8xi8>, !llvm.ptr

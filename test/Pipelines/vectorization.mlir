@@ -4,10 +4,10 @@
 // (a true division, never a reciprocal multiply). These ops move 80 MB or
 // more: the 16 lanes are asked for explicitly, and with the defaults and a
 // 32 MiB last-level cache (WIDE) they get 64 lanes and streaming stores.
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="vector-width=16" | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids vector-width=16" | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: FileCheck %s --check-prefix=LLVM < %t.ll
 // RUN: llc -O3 -mcpu=sapphirerapids %t.ll -o - | FileCheck %s --check-prefix=ASM
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="llc-bytes=33554432" | mlir-translate --mlir-to-llvmir -o %t.wide.ll
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=33554432" | mlir-translate --mlir-to-llvmir -o %t.wide.ll
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide.ll
 // RUN: llc -O3 -mcpu=sapphirerapids %t.wide.ll -o - | FileCheck %s --check-prefix=WIDEASM
 

@@ -29,6 +29,9 @@ enum class NontemporalStores {
 
 /// Options of --quant-affine-cpu-pipeline.
 ///
+/// The target (`target-triple`, `cpu`, `features`, the host's by default)
+/// decides vector widths, register tiles, the int4 unpacking and whether
+/// stores stream (CPUTarget.h), and is recorded on the emitted functions.
 /// Two choices depend on how much an op moves: ops whose tensors (static
 /// sizes of what they read and write, each counted once) add up to more
 /// than the last-level cache get 64-lane tiles and non-temporal stores,
@@ -36,12 +39,28 @@ enum class NontemporalStores {
 /// as small. `vector-width` and `nontemporal-stores` set explicitly apply to
 /// every op instead.
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<std::string> targetTriple{
+      *this, "target-triple",
+      llvm::cl::desc("Target triple (x86_64-... or aarch64-...); empty: the "
+                     "host's"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("LLVM CPU name (x86-64-v3, znver4, neoverse-v2, ...); "
+                     "empty: the host's (generic for another architecture)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("LLVM target features on top of the CPU's "
+                     "(+avx512f,-avx512bw, +sve); empty: the CPU's, or all "
+                     "the host's when cpu is empty too"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per vector along the innermost dim, for every "
-                     "op; 0 (auto): 16 (one AVX-512 register of f32), and 64 "
-                     "(whole 64-byte lines of i8) for ops larger than "
-                     "llc-bytes"),
+                     "op; 0 (auto): one vector register of f32 of the target "
+                     "(4, 8 or 16), and 64 (whole 64-byte lines of i8) for "
+                     "ops larger than llc-bytes"),
       llvm::cl::init(0)};
   PassOptions::Option<NontemporalStores> nontemporalStores{
       *this, "nontemporal-stores",

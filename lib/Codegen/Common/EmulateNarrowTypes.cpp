@@ -24,6 +24,7 @@
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/ScalarizeAccesses.h"
+#include "QuantAffine/Codegen/Common/UnpackByShifts.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -551,12 +552,20 @@ OpFoldResult plus(OpBuilder &b, Location loc, OpFoldResult linear,
 void storeLanes(OpBuilder &b, Location loc, Value value, Value bytes,
                 OpFoldResult linear, Value from, Value to,
                 std::optional<int64_t> last) {
+  // The lanes are taken from bytes: LLVM's AArch64 backend miscompiles an
+  // extractelement at a variable position of an <N x i4> vector (the last of
+  // 5 lanes read as 0, test/Integration/AArch64).
+  auto vectorType = cast<VectorType>(value.getType());
+  Value widened = arith::ExtUIOp::create(
+      b, loc, vectorType.clone(b.getIntegerType(8)), value);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, from, to, one);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value lane = loop.getInductionVar();
-  Value element = vector::ExtractOp::create(b, loc, value, OpFoldResult(lane));
+  Value byte = vector::ExtractOp::create(b, loc, widened, OpFoldResult(lane));
+  Value element =
+      arith::TruncIOp::create(b, loc, vectorType.getElementType(), byte);
   storeElement(b, loc, element, bytes, plus(b, loc, linear, lane), last);
 }
 
@@ -1068,6 +1077,12 @@ struct QuantAffineEmulateNarrowTypesPass
       return signalPassFailure();
     if (tableLookup)
       quant_affine::lookUpPackedCodesInTables(module);
+    if (shiftUnpack) {
+      RewritePatternSet shifts(context);
+      quant_affine::populateUnpackByShiftsPatterns(shifts);
+      if (failed(applyPatternsGreedily(module, std::move(shifts))))
+        return signalPassFailure();
+    }
     RewritePatternSet upstream(context);
     vector::populateVectorNarrowTypeRewritePatterns(upstream);
     RewritePatternSet rewrites(context);

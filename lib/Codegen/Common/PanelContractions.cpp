@@ -42,16 +42,10 @@ namespace {
 
 /// Rows of x from which panels pay: fewer keep the register tiles.
 constexpr int64_t kMinActivationRows = 64;
-/// Weight rows per panel: the results of one step, two vectors of 16.
-constexpr int64_t kPanelRows = 32;
-/// Rows of x per register tile: 8 x 2 accumulators.
-constexpr int64_t kTileRows = 8;
 /// Elements of K per panel: 32 rows x 256 x 4 bytes = 32 KiB.
 constexpr int64_t kPanelDepth = 256;
 /// Column blocks across threads, at least (where the panels divide so).
 constexpr int64_t kMinColumnBlocks = 8;
-/// The transposes of the panel, in blocks of 16 x 16 (AVX-512 shuffles).
-constexpr int64_t kTransposeBlock = 16;
 
 /// The parts of a fused `x @ W^T`: `out + a * w` with `a` the activation's
 /// element and `w` computed from the other inputs only.
@@ -64,7 +58,8 @@ struct PanelForm {
   SmallVector<unsigned> reductions;
 };
 
-FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
+FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op,
+                                    const quant_affine::PanelShape &shape) {
   PanelForm form;
   if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
       op.getNumParallelLoops() != 2)
@@ -153,9 +148,9 @@ FailureOr<PanelForm> matchPanelForm(linalg::GenericOp op) {
       return failure();
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges[*row] < kMinActivationRows || ranges[*row] % kTileRows ||
-      ranges[*column] % kPanelRows ||
-      ranges[form.reductions.back()] % kTransposeBlock)
+  if (ranges[*row] < kMinActivationRows || ranges[*row] % shape.tileRows ||
+      ranges[*column] % shape.columns ||
+      ranges[form.reductions.back()] % shape.transposeBlock)
     return failure();
   return form;
 }
@@ -281,13 +276,15 @@ linalg::GenericOp collapseReductions(RewriterBase &rewriter,
   return cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
 }
 
-/// Vectorizes the panel's dequantization in blocks of 16 weight rows x 16
-/// elements of K, each written transposed (AVX-512 shuffles).
-void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel) {
+/// Vectorizes the panel's dequantization in square blocks of `side` weight
+/// rows x `side` elements of K (one register of f32), each written
+/// transposed.
+void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel,
+                    int64_t side) {
   // Loops: the weight row first, then the reductions in order.
   SmallVector<int64_t> sizes(panel.getNumLoops(), 1);
-  sizes.front() = kTransposeBlock;
-  sizes.back() = kTransposeBlock;
+  sizes.front() = side;
+  sizes.back() = side;
   SmallVector<LoopLikeOpInterface> loops;
   linalg::GenericOp block = quant_affine::tileAndReplace(
       rewriter, panel, quant_affine::asIndexAttrs(rewriter, sizes),
@@ -299,8 +296,8 @@ void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel) {
     return;
   // The transposed write only (the reads stay as they are: a scale
   // broadcast along K unrolls into one broadcast per row): a
-  // vector.transpose and a plain write. The transpose becomes 16 x 16
-  // shuffles once the rest is unrolled into rows
+  // vector.transpose and a plain write. The transpose becomes shuffles
+  // once the rest is unrolled into rows
   // (lowerTransposesToShuffles).
   MLIRContext *context = rewriter.getContext();
   SmallVector<Operation *> writes;
@@ -319,11 +316,15 @@ void vectorizePanel(RewriterBase &rewriter, linalg::GenericOp panel) {
 
 } // namespace
 
-void quant_affine::lowerTransposesToShuffles(Operation *root) {
+void quant_affine::lowerTransposesToShuffles(Operation *root, int64_t block) {
   MLIRContext *context = root->getContext();
   RewritePatternSet patterns(context);
+  // Upstream's 16 x 16 form is unpack and shuffle steps on whole rows (what
+  // AVX-512 has); other sizes, one shuffle of the flattened block, which
+  // LLVM splits into the target's own.
   vector::populateVectorTransposeLoweringPatterns(
-      patterns, vector::VectorTransposeLowering::Shuffle16x16);
+      patterns, block == 16 ? vector::VectorTransposeLowering::Shuffle16x16
+                            : vector::VectorTransposeLowering::Shuffle1D);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::InsertOp::getCanonicalizationPatterns(patterns, context);
   vector::ExtractStridedSliceOp::getCanonicalizationPatterns(patterns, context);
@@ -332,8 +333,9 @@ void quant_affine::lowerTransposesToShuffles(Operation *root) {
 
 LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
                                               linalg::GenericOp op,
-                                              bool parallelOuter) {
-  FailureOr<PanelForm> matched = matchPanelForm(op);
+                                              bool parallelOuter,
+                                              const PanelShape &shape) {
+  FailureOr<PanelForm> matched = matchPanelForm(op, shape);
   if (failed(matched))
     return failure();
   PanelForm &form = *matched;
@@ -435,11 +437,11 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
   // the whole output (5.4 MiB for 11008 columns) once per chunk.
   SumAndPanel current = {sum, panel};
   if (parallelOuter) {
-    int64_t panels = ranges[form.columnLoop] / kPanelRows;
+    int64_t panels = ranges[form.columnLoop] / shape.columns;
     int64_t perBlock = quant_affine::largestDivisorAtMost(
         panels, std::max<int64_t>(panels / kMinColumnBlocks, 1));
     SmallVector<int64_t> blockSizes(loops, 0);
-    blockSizes[form.columnLoop] = perBlock * kPanelRows;
+    blockSizes[form.columnLoop] = perBlock * shape.columns;
     FailureOr<SumAndPanel> blocks =
         tileAndFusePanel(rewriter, current, blockSizes, /*forall=*/true);
     if (failed(blocks))
@@ -463,10 +465,10 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
     return success();
   // Each chunk of x is copied (the tile's rows 1 KiB apart, not K floats).
   copyActivationChunk(rewriter, chunks->first);
-  // 2. In each chunk, the block's panels of 32 weight rows one after
+  // 2. In each chunk, the block's panels of `columns` weight rows one after
   // another, every row of x in each.
   sizes.assign(loops, 0);
-  sizes[form.columnLoop] = kPanelRows;
+  sizes[form.columnLoop] = shape.columns;
   FailureOr<SumAndPanel> columns =
       tileAndFusePanel(rewriter, *chunks, sizes, /*forall=*/false);
   if (failed(columns))
@@ -493,10 +495,10 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
   chunkSum = collapseReductions(rewriter, chunkSum, form);
   loops = chunkSum.getNumLoops();
 
-  // 3. Register tiles of 8 rows of x by the panel's 32 columns, one step of
-  // K at a time: 8 broadcasts, 2 panel vectors, 16 FMAs.
+  // 3. Register tiles of `tileRows` rows of x by the panel's columns, one
+  // step of K at a time: (AVX-512) 8 broadcasts, 2 panel vectors, 16 FMAs.
   sizes.assign(loops, 0);
-  sizes[form.rowLoop] = kTileRows;
+  sizes[form.rowLoop] = shape.tileRows;
   linalg::GenericOp tile = quant_affine::tileAndReplace(
       rewriter, chunkSum, quant_affine::asIndexAttrs(rewriter, sizes),
       /*forall=*/false);
@@ -512,6 +514,6 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
     return success();
   quant_affine::vectorizeInPlace(rewriter,
                                  quant_affine::dropUnitLoops(rewriter, step));
-  vectorizePanel(rewriter, chunkPanel);
+  vectorizePanel(rewriter, chunkPanel, shape.transposeBlock);
   return success();
 }

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -254,6 +255,65 @@ linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
   return quant_affine::tileAndReplace(rewriter, op, sizes, parallelLoops);
 }
 
+/// Whether `op` fits scalable vectors through the rest of the pipeline:
+/// every element an integer of whole bytes or an f16, f32 or f64 (packed
+/// codes, bf16 and 8-bit floats are emulated on fixed vectors), every input
+/// read along the innermost loop or broadcast across it by a projected
+/// permutation, and a body of
+/// arith and of the math functions SVE has instructions for (LLVM calls libm
+/// for the others, lane by lane, which it cannot do for a scalable vector).
+bool fitsScalableVectors(linalg::GenericOp op) {
+  auto fits = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    if (auto integer = dyn_cast<IntegerType>(element))
+      return integer.getWidth() % 8 == 0;
+    return element.isF16() || element.isF32() || element.isF64() ||
+           isa<IndexType>(element);
+  };
+  if (!llvm::all_of(op->getOperandTypes(), fits) ||
+      !llvm::all_of(op->getResultTypes(), fits))
+    return false;
+  unsigned innermost = op.getNumLoops() - 1;
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    // No unit dims read at a constant: their reads become transposed
+    // scalable transfers that nothing lowers.
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return false;
+    // The innermost loop, if read at all, is the operand's last dim.
+    for (auto [i, result] : llvm::enumerate(map.getResults()))
+      if (result.isFunctionOfDim(innermost) && i + 1 != map.getNumResults())
+        return false;
+  }
+  for (Operation &bodyOp : op.getBody()->without_terminator()) {
+    if (isa<arith::RemFOp>(bodyOp))
+      return false;
+    if (bodyOp.getDialect()->getNamespace() == "arith")
+      continue;
+    if (isa<math::RoundEvenOp, math::RoundOp, math::FloorOp, math::CeilOp,
+            math::TruncOp, math::SqrtOp, math::AbsFOp, math::AbsIOp,
+            math::FmaOp, math::CopySignOp>(bodyOp))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Tiles the innermost dim of `op` by `width * vscale`, the others by one;
+/// returns the tile, or null.
+linalg::GenericOp tileInnermostScalable(RewriterBase &rewriter,
+                                        linalg::GenericOp op, int64_t width,
+                                        bool parallelLoops) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value vscale = vector::VectorScaleOp::create(rewriter, loc);
+  Value size = arith::MulIOp::create(
+      rewriter, loc, vscale,
+      arith::ConstantIndexOp::create(rewriter, loc, width));
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(1));
+  sizes.back() = size;
+  return quant_affine::tileAndReplace(rewriter, op, sizes, parallelLoops);
+}
+
 /// Splits the outermost dim of `op` into an scf.forall of chunks (a row, or
 /// 4096 elements of a rank-1 op); returns the op of one chunk, or null.
 linalg::GenericOp splitOutermost(RewriterBase &rewriter, linalg::GenericOp op) {
@@ -263,10 +323,14 @@ linalg::GenericOp splitOutermost(RewriterBase &rewriter, linalg::GenericOp op) {
   return quant_affine::tileAndReplace(rewriter, op, sizes, /*forall=*/true);
 }
 
-/// Vectorizes `op` (with masks when `vectorSizes` is given) and replaces it.
+/// Vectorizes `op` (with masks when `vectorSizes` is given; the last dim
+/// scalable with `scalableLast`) and replaces it.
 LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::GenericOp op,
-                                  ArrayRef<int64_t> vectorSizes) {
+                                  ArrayRef<int64_t> vectorSizes,
+                                  bool scalableLast = false) {
   SmallVector<bool> scalable(vectorSizes.size(), false);
+  if (scalableLast && !scalable.empty())
+    scalable.back() = true;
   FailureOr<linalg::VectorizationResult> result =
       linalg::vectorize(rewriter, op, vectorSizes, scalable);
   if (failed(result))
@@ -363,6 +427,18 @@ struct QuantAffineVectorizePass
         op = splitOutermost(rewriter, op);
         if (!op)
           continue;
+      }
+      if (scalable && fitsScalableVectors(op)) {
+        linalg::GenericOp tile =
+            tileInnermostScalable(rewriter, op, vectorWidth, parallelLoops);
+        if (!tile)
+          continue;
+        rewriter.setInsertionPoint(tile);
+        SmallVector<int64_t> vectorSizes(tile.getNumLoops(), 1);
+        vectorSizes.back() = vectorWidth;
+        (void)vectorizeAndReplace(rewriter, tile, vectorSizes,
+                                  /*scalableLast=*/true);
+        continue;
       }
       linalg::GenericOp tile =
           tileInnermost(rewriter, op, width, parallelLoops, fullVectorsOnly);

@@ -51,9 +51,8 @@ using namespace mlir;
 
 namespace {
 
-/// Register tiles: rows of the activation (loops the weight does not use)
-/// and rows of the weight, per step.
-constexpr int64_t kActivationRows = 8;
+/// Register tiles: rows of the weight, per step (rows of the activation,
+/// loops the weight does not use, are an option).
 constexpr int64_t kWeightRowsAlone = 4;
 constexpr int64_t kWeightRowsWithActivation = 2;
 /// Elements of the lane loop per reduction step: at least, and at most
@@ -298,11 +297,13 @@ FailureOr<linalg::GenericOp> spreadRows(RewriterBase &rewriter,
 }
 
 /// Register tile sizes of `op`'s parallel loops: the activation's and the
-/// weight's innermost parallel loops (other than `laneLoop`) get a few rows,
-/// the others one; `laneLoop`, when parallel, `laneTile`. With `spreadLoop`
-/// (rows split by spreadRows), the tile takes all of it and one of the next.
+/// weight's innermost parallel loops (other than `laneLoop`) get a few rows
+/// (the activation's up to `maxActivationRows`), the others one; `laneLoop`,
+/// when parallel, `laneTile`. With `spreadLoop` (rows split by spreadRows), the
+/// tile takes all of it and one of the next.
 SmallVector<int64_t> registerTile(linalg::GenericOp op, OpOperand *weight,
                                   unsigned laneLoop, int64_t laneTile,
+                                  int64_t maxActivationRows,
                                   std::optional<unsigned> spreadLoop = {}) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -324,7 +325,7 @@ SmallVector<int64_t> registerTile(linalg::GenericOp op, OpOperand *weight,
   int64_t activationRows = 1;
   if (activationRow) {
     activationRows =
-        largestDivisorAtMost(ranges[*activationRow], kActivationRows);
+        largestDivisorAtMost(ranges[*activationRow], maxActivationRows);
     tile[*activationRow] = activationRows;
   }
   if (weightRow)
@@ -448,10 +449,16 @@ struct QuantAffineVectorizeContractionsPass
   }
 
   void runOnOperation() override {
-    if (lanes < 1) {
-      getOperation().emitError("lanes must be at least 1, got ")
-          << lanes.getValue();
-      return signalPassFailure();
+    for (auto [name, value] : {std::pair<StringRef, int64_t>{"lanes", lanes},
+                               {"activation-rows", activationRows},
+                               {"panel-columns", panelColumns},
+                               {"panel-tile-rows", panelTileRows},
+                               {"transpose-block", transposeBlock}}) {
+      if (value < 1) {
+        getOperation().emitError()
+            << name << " must be at least 1, got " << value;
+        return signalPassFailure();
+      }
     }
     IRRewriter rewriter(&getContext());
     // Named sums become generics, as fusion makes them.
@@ -475,8 +482,9 @@ struct QuantAffineVectorizeContractionsPass
     });
     bool changed = false;
     for (linalg::GenericOp op : candidates)
-      changed |= succeeded(quant_affine::compileWithPanels(rewriter, op,
-                                                           parallelOuter)) ||
+      changed |= succeeded(quant_affine::compileWithPanels(
+                     rewriter, op, parallelOuter,
+                     {panelColumns, panelTileRows, transposeBlock})) ||
                  succeeded(compile(rewriter, op));
     if (!changed)
       return;
@@ -520,7 +528,8 @@ struct QuantAffineVectorizeContractionsPass
     // registers.
     int64_t limit = lanes;
     {
-      SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, 0);
+      SmallVector<int64_t> tile =
+          registerTile(op, weight, laneLoop, 0, activationRows);
       for (auto [i, size] : llvm::enumerate(tile))
         if (size > 1 && !weightMap.isFunctionOfDim(i))
           limit = std::max<int64_t>(lanes / 2, 1);
@@ -542,7 +551,8 @@ struct QuantAffineVectorizeContractionsPass
                                      int64_t laneCount) {
     OpOperand *weight = largestInput(op);
     markFusableProduct(op, /*lanesSummed=*/false);
-    SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, laneCount);
+    SmallVector<int64_t> tile =
+        registerTile(op, weight, laneLoop, laneCount, activationRows);
     linalg::GenericOp registerTileOp = quant_affine::tileAndReplace(
         rewriter, op, asIndexAttrs(rewriter, tile), parallelOuter);
     if (!registerTileOp)
@@ -569,7 +579,8 @@ struct QuantAffineVectorizeContractionsPass
     {
       unsigned laneLoop = op.getNumLoops() - 1;
       OpOperand *weight = largestInput(op);
-      SmallVector<int64_t> tile = registerTile(op, weight, laneLoop, 0);
+      SmallVector<int64_t> tile =
+          registerTile(op, weight, laneLoop, 0, activationRows);
       TileRows rows = tileRows(op, weight, tile, laneLoop);
       if (rows.weightRow && rows.activationRows == 1 &&
           canSplitLaneReduction(op, laneCount)) {
@@ -591,7 +602,7 @@ struct QuantAffineVectorizeContractionsPass
     unsigned stepLoop = laneLoop - 1;
     OpOperand *weight = largestInput(partial);
     SmallVector<int64_t> tile =
-        registerTile(partial, weight, laneLoop, 0, spreadLoop);
+        registerTile(partial, weight, laneLoop, 0, activationRows, spreadLoop);
 
     // Steps of a few vectors: fewer with several activation rows, whose
     // accumulators take more registers.
@@ -716,7 +727,7 @@ struct QuantAffineVectorizeContractionsPass
       vector::InsertOp::getCanonicalizationPatterns(patterns, context);
       (void)applyPatternsGreedily(func, std::move(patterns));
     }
-    quant_affine::lowerTransposesToShuffles(func);
+    quant_affine::lowerTransposesToShuffles(func, transposeBlock);
     // The sums' additions of the products marked above fuse with them.
     func.walk([](arith::AddFOp add) {
       if (!isa<VectorType>(add.getType()))

@@ -8,7 +8,8 @@
 // RUN: clang -O2 -Wno-override-module -c %t.ll -o %t.o
 // RUN: clang++ -O2 -fopenmp %S/Inputs/aot-harness.cpp %t.o -o %t.exe -Wl,-rpath,%mlir_lib_dir
 // RUN: %t.exe | FileCheck %s
-// RUN: llc -O3 -mcpu=znver4 %t.ll -o - | FileCheck %s --check-prefix=ASM
+// RUN: quant-affine-opt %S/aot.mlir --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver4 nontemporal-stores=true openmp=true" \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -o - | FileCheck %s --check-prefix=ASM
 
 // CHECK: outputs 0 elements past a 64-byte boundary
 // CHECK-NEXT: quantize_block32: 8192 elements, 0 mismatches

@@ -12,7 +12,7 @@
 // RUN: clang -O2 -Wno-override-module -c %t.ll -o %t.o
 // RUN: clang++ -O2 %S/Inputs/reciprocal-harness.cpp %t.o -o %t.exe
 // RUN: %t.exe | FileCheck %s
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="reciprocal-division=true" | FileCheck %s --check-prefix=IR
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v4 reciprocal-division=true" | FileCheck %s --check-prefix=IR
 
 // CHECK: random rows: 16777216 elements, 0 mismatches
 // CHECK: edge rows: 524288 elements, 0 mismatches

@@ -15,7 +15,7 @@
 // RUN: %if libomp %{ clang++ -O2 -fopenmp %S/Inputs/fused-conv-harness.cpp %t.omp.o -o %t.omp.exe -Wl,-rpath,%mlir_lib_dir %}
 // RUN: %if libomp %{ %t.omp.exe | FileCheck %s %}
 // The fused filter is read as int8 vectors inside the vectorized loops.
-// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=VEC
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v4" | FileCheck %s --check-prefix=VEC
 
 // CHECK: nhwc: one-hot exact, within bound
 // CHECK: nchw: one-hot exact, within bound

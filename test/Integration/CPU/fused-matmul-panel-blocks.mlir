@@ -30,7 +30,7 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libomp.so | FileCheck %s %}
 // With threads the layer's matmul runs in 8 blocks of 64 columns, each
 // with 2 chunks of K and 2 panels per chunk.
-// RUN: quant-affine-opt %s --mlir-disable-threading --mlir-print-ir-after=quant-affine-vectorize-contractions --quant-affine-cpu-pipeline="openmp=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: quant-affine-opt %s --mlir-disable-threading --mlir-print-ir-after=quant-affine-vectorize-contractions --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v4 openmp=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // BLOCKS-LABEL: func.func @layer
 // BLOCKS: scf.forall (%{{.*}}) = (0) to (512) step (64)
 // BLOCKS: scf.for %{{.*}} = %c0 to %c512 step %c256 iter_args

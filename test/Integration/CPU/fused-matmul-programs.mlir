@@ -31,7 +31,7 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libomp.so | FileCheck %s %}
 // Both matmuls (in @layer and in @main) run through panels: a 32 x 32 panel
 // each, transposed by shuffles.
-// RUN: quant-affine-opt %s --mlir-disable-threading --mlir-print-ir-after=quant-affine-vectorize-contractions --quant-affine-cpu-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PANEL
+// RUN: quant-affine-opt %s --mlir-disable-threading --mlir-print-ir-after=quant-affine-vectorize-contractions --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PANEL
 // PANEL-COUNT-2: tensor.empty() : tensor<32x32xf32>
 // PANEL: vector.shuffle
 

@@ -234,4 +234,28 @@ def QuantAffineCarryBF16AsI16Pass
   }];
 }
 
+def QuantAffineSetCPUTargetPass
+    : Pass<"quant-affine-set-cpu-target", "ModuleOp"> {
+  let summary = "Record the CPU the code was planned for on the LLVM module";
+  let description = [{
+    Sets the module's `llvm.target_triple` and, on every `llvm.func` with a
+    body, `target_cpu` and `target_features`, so that translating the module
+    and compiling it anywhere (`mlir-translate`, then `llc` or `clang`)
+    selects instructions for the CPU the pipeline planned vector widths and
+    register tiles for, whatever the compiling machine is. Empty options mean
+    the host (`llvm::sys::getProcessTriple`, `getHostCPUName`,
+    `getHostCPUFeatures`); an unknown triple, CPU or feature is an error
+    (CPUTarget.h).
+  }];
+  let options = [
+    Option<"targetTriple", "target-triple", "std::string", /*default=*/"\"\"",
+           "Target triple (x86_64-... or aarch64-...); empty: the host's">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "LLVM CPU name (-mcpu); empty: the host's, or generic">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "LLVM target features (+avx512f,-avx512bw); empty: the CPU's">
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 #endif // QUANT_AFFINE_CODEGEN_CPU_PASSES_TD

@@ -176,10 +176,14 @@ def QuantAffineVectorizeContractionsPass
       at a time dequantized once into a K-major panel of at most 32 KiB
       (transposed in 16 x 16 blocks by shuffles), which tiles of 8
       activation rows multiply with outer products into 16 accumulators,
-      one step of the chunk at a time (docs/FusedMatmul.md).
+      one step of the chunk at a time (docs/FusedMatmul.md). Those numbers
+      are the defaults, for 32 registers of 16 f32 (AVX-512); the CPU
+      pipeline sets `panel-columns`, `panel-tile-rows` and `transpose-block`
+      for its target (CPUTarget.h).
 
     The parallel loops are tiled into register tiles (4 rows of the weight,
-    or 8 rows of the activation by 2 of the weight, with half the lanes)
+    or `activation-rows` rows of the activation by 2 of the weight, with
+    half the lanes)
     with `scf.forall` when `parallel-outer` (threads, through the CPU
     pipeline's `openmp`) and `scf.for` otherwise; the partial sums of a tile
     are fused into it (upstream's tile-and-fuse); the reduction loops are
@@ -201,6 +205,14 @@ def QuantAffineVectorizeContractionsPass
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"32",
            "Elements per vector (the accumulator's lanes)">,
+    Option<"activationRows", "activation-rows", "int64_t", /*default=*/"8",
+           "Rows of the activation per register tile (with 2 weight rows)">,
+    Option<"panelColumns", "panel-columns", "int64_t", /*default=*/"32",
+           "Weight rows per prefill panel (the lanes of a micro-kernel)">,
+    Option<"panelTileRows", "panel-tile-rows", "int64_t", /*default=*/"8",
+           "Rows of the activation per prefill micro-kernel">,
+    Option<"transposeBlock", "transpose-block", "int64_t", /*default=*/"16",
+           "Panels are transposed in square blocks of this many f32">,
     Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"false",
            "Register tiles in an scf.forall (for threads)">,
   ];
@@ -267,6 +279,11 @@ def QuantAffineVectorizePass
     empties) stay, whose buffers would be shared by the iterations of an
     `scf.forall`.
 
+    With `scalable` (the CPU pipeline for SVE), the innermost tile is
+    `vector-width * vector.vscale` elements and its vectors scalable
+    (`vector<[4]xf32>`), the last tile masked: one binary for every SVE
+    vector length.
+
     Run it after `--convert-quant-affine-to-linalg` and before
     bufferization; `--quant-affine-cpu-pipeline` and
     `--quant-affine-gpu-pipeline` do.
@@ -284,6 +301,10 @@ def QuantAffineVectorizePass
            "Shrink the width to a power of two dividing the innermost size, "
            "and keep dynamic innermost sizes scalar, so that no tile is "
            "partial and every vector access is aligned to its size">,
+    Option<"scalable", "scalable", "bool", /*default=*/"false",
+           "Scalable vectors of vector-width x vscale elements (SVE) for ops "
+           "whose elements are all 8 bits or wider (packed and 8-bit float "
+           "storage keeps fixed vectors); partial tiles masked">,
     Option<"largeVectorWidth", "large-vector-width", "int64_t",
            /*default=*/"0",
            "Elements per vector for ops that move more than large-op-bytes "
@@ -520,13 +541,22 @@ def QuantAffineEmulateNarrowTypesPass
     its partial sums are dequantized by table: the chain is computed once on
     the 16 codes, by the same ops, and each code looked up (one `vpermps`
     per 16 on x86). Every weight is bit for bit what the chain gives.
+
+    With `shift-unpack`, codes that are extended to 32 bits or converted to
+    float (the rest of the int4 dequantizations) are unpacked from whole
+    32-bit words by per-lane shifts rather than upstream's byte shifts and
+    interleaves: cheaper where the target shifts each lane by its own
+    amount (AVX2, AVX-512, NEON).
   }];
   let options = [
     Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
            "Lower linalg ops on packed buffers to scf.parallel, not scf.for">,
     Option<"tableLookup", "table-lookup", "bool", /*default=*/"false",
            "Dequantize int4 codes inside summed products by a 16-entry "
-           "table (LookupTables.h)">
+           "table (LookupTables.h)">,
+    Option<"shiftUnpack", "shift-unpack", "bool", /*default=*/"false",
+           "Unpack i1/i2/i4 codes extended to 32 bits or converted to float "
+           "by per-lane shifts of whole words (UnpackByShifts.h)">
   ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "memref::MemRefDialect",

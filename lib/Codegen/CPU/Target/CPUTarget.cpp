@@ -1,0 +1,258 @@
+//===- CPUTarget.cpp - resolving a CPU and deriving the strategies --------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Uses LLVM's target parsers (no backend is linked): they know every CPU name
+// and the features each implies, which is all the strategies need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/CPU/CPUTarget.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/AArch64TargetParser.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/TargetParser/X86TargetParser.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+
+namespace {
+
+using Error = function_ref<LogicalResult(const Twine &)>;
+
+/// `+a,-b` into (name, enabled) pairs, in order; fails on anything else.
+LogicalResult
+parseFeatureList(StringRef features,
+                 SmallVectorImpl<std::pair<StringRef, bool>> &parsed,
+                 Error error) {
+  SmallVector<StringRef> items;
+  features.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    item = item.trim();
+    if (item.size() < 2 || (item[0] != '+' && item[0] != '-'))
+      return error("features must be a comma-separated list of +name or "
+                   "-name, got '" +
+                   item + "'");
+    parsed.push_back({item.drop_front(), item[0] == '+'});
+  }
+  return success();
+}
+
+/// The host's feature list as LLVM writes it: `+a,-b,...`, sorted.
+std::string hostFeatureList(const llvm::StringMap<bool> &host) {
+  SmallVector<std::string> items;
+  for (const auto &entry : host)
+    items.push_back((entry.second ? "+" : "-") + entry.first().str());
+  llvm::sort(items);
+  return llvm::join(items, ",");
+}
+
+/// x86-64: the CPU's features, then the changes, with what each implies.
+FailureOr<llvm::StringMap<bool>>
+resolveX86Features(StringRef cpu, ArrayRef<std::pair<StringRef, bool>> changes,
+                   Error error) {
+  if (cpu != "generic" &&
+      llvm::X86::parseArchX86(cpu, /*Only64Bit=*/true) == llvm::X86::CK_None)
+    return error("unknown x86-64 CPU '" + cpu +
+                 "' (LLVM's -mcpu names: x86-64-v3, znver4, "
+                 "sapphirerapids, ...)");
+  llvm::StringMap<bool> map;
+  SmallVector<StringRef> implied;
+  llvm::X86::getFeaturesForCPU(cpu == "generic" ? "x86-64" : cpu, implied);
+  // The CPU's table lists its own features; what they imply (avx512f for
+  // avx512vl, ...) is added here.
+  for (StringRef name : implied) {
+    map[name] = true;
+    llvm::X86::updateImpliedFeatures(name, /*Enabled=*/true, map);
+  }
+  for (auto [name, enabled] : changes) {
+    // LLVM's table of x86 features: disabling a known feature names it.
+    llvm::StringMap<bool> probe;
+    llvm::X86::updateImpliedFeatures(name, /*Enabled=*/false, probe);
+    if (!probe.count(name))
+      return error("unknown x86-64 feature '" + name + "'");
+    map[name] = enabled;
+    llvm::X86::updateImpliedFeatures(name, enabled, map);
+  }
+  return map;
+}
+
+/// AArch64: the CPU's extensions, then the changes.
+FailureOr<llvm::StringMap<bool>> resolveAArch64Features(
+    StringRef cpu, ArrayRef<std::pair<StringRef, bool>> changes, Error error) {
+  std::optional<llvm::AArch64::CpuInfo> info = llvm::AArch64::parseCpu(cpu);
+  if (!info)
+    return error("unknown AArch64 CPU '" + cpu +
+                 "' (LLVM's -mcpu names: generic, neoverse-v2, "
+                 "cortex-a76, ...)");
+  llvm::StringMap<bool> map;
+  std::vector<StringRef> implied;
+  llvm::AArch64::getExtensionFeatures(info->getImpliedExtensions(), implied);
+  for (StringRef feature : implied)
+    map[feature.drop_front()] = feature.starts_with("+");
+  // Linux on AArch64 requires Advanced SIMD.
+  map["neon"] = true;
+  for (auto [name, enabled] : changes) {
+    if (!llvm::AArch64::targetFeatureToExtension(("+" + name).str()))
+      return error("unknown AArch64 feature '" + name + "'");
+    map[name] = enabled;
+  }
+  // The SVE versions imply SVE.
+  for (StringRef sve : {"sve2", "sve2p1", "sve2-aes", "sve2-bitperm"})
+    if (map.lookup(sve))
+      map["sve"] = true;
+  return map;
+}
+} // namespace
+
+bool CPUTarget::isX86() const {
+  return isa == CPUVectorISA::X86SSE || isa == CPUVectorISA::X86AVX2 ||
+         isa == CPUVectorISA::X86AVX512;
+}
+
+std::string CPUTarget::describe() const {
+  StringRef name;
+  switch (isa) {
+  case CPUVectorISA::X86SSE:
+    name = "SSE";
+    break;
+  case CPUVectorISA::X86AVX2:
+    name = hasFMA ? "AVX2+FMA" : "AVX2";
+    break;
+  case CPUVectorISA::X86AVX512:
+    name = "AVX-512";
+    break;
+  case CPUVectorISA::AArch64NEON:
+    name = "NEON";
+    break;
+  case CPUVectorISA::AArch64SVE:
+    name = "SVE";
+    break;
+  }
+  return (triple + " " + cpu + " (" + name + ", " + Twine(vectorRegisters) +
+          " x " + (isa == CPUVectorISA::AArch64SVE ? ">=" : "") +
+          Twine(vectorBytes * 8) + "-bit)")
+      .str();
+}
+
+FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
+                                                          StringRef cpu,
+                                                          StringRef features,
+                                                          Error error) {
+  std::string hostTriple = llvm::sys::getProcessTriple();
+  llvm::Triple parsed(
+      llvm::Triple::normalize(triple.empty() ? StringRef(hostTriple) : triple));
+  bool x86 = parsed.getArch() == llvm::Triple::x86_64;
+  if (!x86 && parsed.getArch() != llvm::Triple::aarch64)
+    return error("unsupported target triple '" +
+                 (triple.empty() ? StringRef(hostTriple) : triple) +
+                 "': the CPU pipeline compiles for x86_64 and aarch64");
+  bool isHostArch = parsed.getArch() == llvm::Triple(hostTriple).getArch();
+
+  CPUTarget target;
+  target.triple = parsed.str();
+  // The host's CPU and features where neither is given and the target is
+  // the host's architecture; LLVM's generic CPU elsewhere.
+  bool hostDefaults = cpu.empty() && features.empty() && isHostArch;
+  target.cpu = cpu.empty() ? (isHostArch ? llvm::sys::getHostCPUName().str()
+                                         : std::string("generic"))
+                           : cpu.str();
+
+  SmallVector<std::pair<StringRef, bool>> changes;
+  llvm::StringMap<bool> hostFeatures;
+  std::string hostList;
+  if (hostDefaults) {
+    hostFeatures = llvm::sys::getHostCPUFeatures();
+    hostList = hostFeatureList(hostFeatures);
+    for (const auto &entry : hostFeatures)
+      changes.push_back({entry.first(), entry.second});
+    target.features = hostList;
+  } else {
+    if (failed(parseFeatureList(features, changes, error)))
+      return failure();
+    target.features = features.str();
+  }
+
+  if (x86) {
+    FailureOr<llvm::StringMap<bool>> map =
+        hostDefaults ? FailureOr<llvm::StringMap<bool>>(hostFeatures)
+                     : resolveX86Features(target.cpu, changes, error);
+    if (failed(map))
+      return failure();
+    target.hasFMA = map->lookup("fma");
+    if (map->lookup("avx512f")) {
+      target.isa = CPUVectorISA::X86AVX512;
+      target.vectorBytes = 64;
+      target.vectorRegisters = 32;
+    } else if (map->lookup("avx2")) {
+      target.isa = CPUVectorISA::X86AVX2;
+      target.vectorBytes = 32;
+      target.vectorRegisters = 16;
+    } else {
+      target.isa = CPUVectorISA::X86SSE;
+      target.vectorBytes = 16;
+      target.vectorRegisters = 16;
+    }
+    return target;
+  }
+
+  FailureOr<llvm::StringMap<bool>> map =
+      resolveAArch64Features(target.cpu, changes, error);
+  if (failed(map))
+    return failure();
+  target.hasFMA = true;
+  target.vectorBytes = 16;
+  target.vectorRegisters = 32;
+  target.isa =
+      map->lookup("sve") ? CPUVectorISA::AArch64SVE : CPUVectorISA::AArch64NEON;
+  return target;
+}
+
+CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
+  CPUStrategy strategy;
+  int64_t lanes = target.f32Lanes();
+  int64_t registers = target.vectorRegisters;
+  strategy.elementwiseLanes = lanes;
+  // SVE: one register of f32 at whatever length the machine has.
+  strategy.scalableVectors = target.isa == CPUVectorISA::AArch64SVE;
+  // A cache line of i8 on every target (64 bytes on x86 and AArch64 alike).
+  strategy.largeOpLanes = 64;
+  strategy.reductionLanes = lanes;
+  // Decode tiles: 4 weight rows of accumulators in a quarter of the
+  // registers (4 x 2 zmm, 4 x 1 ymm, 4 x 2 NEON q); the rest hold the
+  // activation, the scales and the unpacking. With 2 ymm a row, AVX2 spilled
+  // and ran 10 to 20% slower (docs/Benchmarks.md).
+  strategy.contractionLanes = std::max<int64_t>(lanes * registers / 16, lanes);
+  // Tiles of rows x 2 weight rows, one register each: half the registers
+  // hold accumulators, half the operands.
+  strategy.contractionActivationRows = registers / 4;
+  // Panels: rows x 2 accumulators + 2 panel vectors + 1 broadcast fit.
+  strategy.panelColumns = 2 * lanes;
+  int64_t tileRows = 1;
+  while (2 * (tileRows * 2) + 3 <= registers)
+    tileRows *= 2;
+  strategy.panelTileRows = tileRows;
+  strategy.transposeBlock = lanes;
+  // One instruction permutes 16 f32 by index only with 512-bit registers;
+  // AVX2's vpermps holds 8 and NEON's tbl permutes bytes.
+  strategy.int4TableLookup = target.isa == CPUVectorISA::X86AVX512;
+  strategy.shiftUnpack = target.isa != CPUVectorISA::X86SSE &&
+                         target.isa != CPUVectorISA::X86AVX512;
+  // AArch64's STNP is a hint on pairs of scalar or 128-bit registers, not a
+  // cache bypass LLVM selects for vector stores: plain stores there.
+  strategy.streamingStores = target.isX86();
+  // Measured on AMD Zen 4 (docs/FusedMatmul.md); kept for the other
+  // targets, where nothing contradicts them yet (docs/Benchmarks.md).
+  strategy.weightPrefetchBytes = 16 << 10;
+  strategy.prefetchNestBytes = 4 << 20;
+  return strategy;
+}

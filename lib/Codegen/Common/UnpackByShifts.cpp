@@ -1,0 +1,138 @@
+//===- UnpackByShifts.cpp - packed codes unpacked by per-lane shifts ------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// On a little-endian target, code j of a 32-bit word of packed B-bit codes
+// sits in bits [B j, B j + B). Shifted left by 32 - B - B j it is the word's
+// top B bits, and a right shift by 32 - B (arithmetic: sign-extending) leaves
+// exactly the code, so the result is bit for bit the extension upstream
+// computes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/UnpackByShifts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <numeric>
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWordBits = 32;
+
+struct UnpackByShifts : RewritePattern {
+  UnpackByShifts(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    bool isSigned = isa<arith::ExtSIOp, arith::SIToFPOp>(op);
+    bool toFloat = isa<arith::SIToFPOp, arith::UIToFPOp>(op);
+    if (!isSigned && !isa<arith::ExtUIOp, arith::UIToFPOp>(op) && !toFloat)
+      return failure();
+    auto bitcast = op->getOperand(0).getDefiningOp<vector::BitCastOp>();
+    if (!bitcast)
+      return failure();
+    VectorType bytes = bitcast.getSourceVectorType();
+    VectorType codes = bitcast.getResultVectorType();
+    auto result = cast<VectorType>(op->getResult(0).getType());
+    unsigned codeBits = codes.getElementTypeBitWidth();
+    if (bytes.getRank() != 1 || bytes.isScalable() ||
+        !bytes.getElementType().isInteger(8) ||
+        !llvm::is_contained({1u, 2u, 4u}, codeBits) ||
+        bytes.getNumElements() % (kWordBits / 8) != 0)
+      return failure();
+    // The lanes are 32-bit: an integer result must be that wide.
+    if (!toFloat && result.getElementTypeBitWidth() != kWordBits)
+      return failure();
+
+    Location loc = op->getLoc();
+    int64_t lanes = codes.getNumElements();
+    int64_t perWord = kWordBits / codeBits;
+    Type i32 = rewriter.getI32Type();
+    auto groupType = VectorType::get({perWord}, i32);
+    Value words = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({lanes / perWord}, i32),
+        bitcast.getSource());
+    SmallVector<int32_t> leftShifts;
+    for (int64_t lane = 0; lane < perWord; ++lane)
+      leftShifts.push_back(kWordBits - codeBits - codeBits * lane);
+    Value left = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(groupType, ArrayRef<int32_t>(leftShifts)));
+    Value right = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(groupType,
+                               static_cast<int32_t>(kWordBits - codeBits)));
+    // One group of lanes per word, each a broadcast of its word. Bytes
+    // loaded from a rank-1 buffer are loaded again word by word: LLVM's x86
+    // backend then broadcasts from memory, where an extract from the wide
+    // load goes through general registers.
+    auto load = bitcast.getSource().getDefiningOp<vector::LoadOp>();
+    if (load && load.getMemRefType().getRank() != 1)
+      load = nullptr;
+    auto wordLoad = [&](int64_t word) -> Value {
+      Value offset = arith::ConstantIndexOp::create(rewriter, loc, 4 * word);
+      Value index = arith::AddIOp::create(rewriter, loc,
+                                          load.getIndices().front(), offset);
+      Value bytes = vector::LoadOp::create(
+          rewriter, loc, VectorType::get({4}, rewriter.getI8Type()),
+          load.getBase(), index);
+      Value one = vector::BitCastOp::create(rewriter, loc,
+                                            VectorType::get({1}, i32), bytes);
+      return vector::ExtractOp::create(rewriter, loc, one, 0);
+    };
+    Type element = result.getElementType();
+    SmallVector<Value> groups;
+    for (int64_t word = 0; word < lanes / perWord; ++word) {
+      Value scalar =
+          load ? wordLoad(word)
+               : Value(vector::ExtractOp::create(rewriter, loc, words, word));
+      Value spread =
+          vector::BroadcastOp::create(rewriter, loc, groupType, scalar);
+      Value top = arith::ShLIOp::create(rewriter, loc, spread, left);
+      Value code =
+          isSigned ? Value(arith::ShRSIOp::create(rewriter, loc, top, right))
+                   : Value(arith::ShRUIOp::create(rewriter, loc, top, right));
+      // Every code is exact in any float type; unsigned codes are
+      // non-negative i32, which the signed conversion (native on every
+      // target) takes too.
+      if (toFloat)
+        code = arith::SIToFPOp::create(
+            rewriter, loc, VectorType::get({perWord}, element), code);
+      groups.push_back(code);
+    }
+    // The groups side by side, pairwise.
+    while (groups.size() > 1) {
+      SmallVector<Value> joined;
+      for (size_t i = 0; i + 1 < groups.size(); i += 2) {
+        auto width = [&](Value v) {
+          return cast<VectorType>(v.getType()).getNumElements();
+        };
+        SmallVector<int64_t> both(width(groups[i]) + width(groups[i + 1]));
+        std::iota(both.begin(), both.end(), 0);
+        joined.push_back(vector::ShuffleOp::create(rewriter, loc, groups[i],
+                                                   groups[i + 1], both));
+      }
+      if (groups.size() % 2)
+        joined.push_back(groups.back());
+      groups = std::move(joined);
+    }
+    rewriter.replaceOp(op, groups.front());
+    return success();
+  }
+};
+
+} // namespace
+
+void quant_affine::populateUnpackByShiftsPatterns(RewritePatternSet &patterns) {
+  patterns.add<UnpackByShifts>(patterns.getContext());
+}
