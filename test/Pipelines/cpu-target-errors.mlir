@@ -31,6 +31,15 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v3 features=+avx512f" \
 // RUN: | FileCheck %s --check-prefix=ON
 // ON: vector<16xf32>
+//
+// AArch64 CPUs imply their extensions: Neoverse V2 has SVE (scalable
+// vectors), Neoverse N1 only NEON.
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=aarch64-unknown-linux-gnu cpu=neoverse-v2" \
+// RUN: | FileCheck %s --check-prefix=V2
+// V2: vector<[4]xf32>
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=aarch64-unknown-linux-gnu cpu=neoverse-n1" \
+// RUN: | FileCheck %s --check-prefix=N1 --implicit-check-not=vscale
+// N1: vector<4xf32>
 
 func.func @qdq(%x: tensor<64x256xf32>, %s: tensor<f32>, %out: memref<64x256xf32>) {
   %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<64x256xf32>, tensor<f32>) -> tensor<64x256xf32>

@@ -86,8 +86,8 @@ struct CPUStrategy {
   int64_t largeOpLanes = 64;
   /// Partial results of min-max reductions: one register of f32.
   int64_t reductionLanes = 16;
-  /// Accumulator lanes of a register tile of a sum (decode): a tile of 4
-  /// weight rows keeps its accumulators in a quarter of the registers.
+  /// Accumulator lanes of a register tile of a sum: two registers of f32,
+  /// so that a tile of 4 weight rows keeps 8 accumulators.
   int64_t contractionLanes = 32;
   /// Activation rows of a register tile (with 2 weight rows, half the
   /// lanes: rows x 2 accumulators).

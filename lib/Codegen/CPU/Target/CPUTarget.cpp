@@ -227,11 +227,10 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
   // A cache line of i8 on every target (64 bytes on x86 and AArch64 alike).
   strategy.largeOpLanes = 64;
   strategy.reductionLanes = lanes;
-  // Decode tiles: 4 weight rows of accumulators in a quarter of the
-  // registers (4 x 2 zmm, 4 x 1 ymm, 4 x 2 NEON q); the rest hold the
-  // activation, the scales and the unpacking. With 2 ymm a row, AVX2 spilled
-  // and ran 10 to 20% slower (docs/Benchmarks.md).
-  strategy.contractionLanes = std::max<int64_t>(lanes * registers / 16, lanes);
+  // Register tiles of sums: two registers of f32 per row of accumulators
+  // (4 weight rows: 8 of them). With one ymm, AVX2's convolutions and
+  // 16-row prefills ran at half the speed (docs/Benchmarks.md).
+  strategy.contractionLanes = 2 * lanes;
   // Tiles of rows x 2 weight rows, one register each: half the registers
   // hold accumulators, half the operands.
   strategy.contractionActivationRows = registers / 4;
