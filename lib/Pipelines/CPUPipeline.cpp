@@ -165,6 +165,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // Sums (matmuls with dequantize fused in) first: register tiles.
   QuantAffineVectorizeContractionsPassOptions contractions;
   contractions.lanes = strategy.contractionLanes;
+  contractions.reductionLanes = strategy.decodeLanes;
   contractions.activationRows = strategy.contractionActivationRows;
   contractions.panelColumns = strategy.panelColumns;
   contractions.panelTileRows = strategy.panelTileRows;
@@ -197,6 +198,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   QuantAffineEmulateNarrowTypesPassOptions narrow;
   narrow.tableLookup = strategy.int4TableLookup;
   narrow.shiftUnpack = strategy.shiftUnpack;
+  narrow.bytePack = strategy.bytePack;
   addInPlaceBufferizationStage(pm, narrow);
   // Their weights prefetched some rows ahead.
   QuantAffinePrefetchWeightsPassOptions prefetch;

@@ -22,6 +22,7 @@
 
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
+#include "QuantAffine/Codegen/Common/PackByBytes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/ScalarizeAccesses.h"
 #include "QuantAffine/Codegen/Common/UnpackByShifts.h"
@@ -1077,10 +1078,13 @@ struct QuantAffineEmulateNarrowTypesPass
       return signalPassFailure();
     if (tableLookup)
       quant_affine::lookUpPackedCodesInTables(module);
-    if (shiftUnpack) {
-      RewritePatternSet shifts(context);
-      quant_affine::populateUnpackByShiftsPatterns(shifts);
-      if (failed(applyPatternsGreedily(module, std::move(shifts))))
+    if (shiftUnpack || bytePack) {
+      RewritePatternSet targeted(context);
+      if (shiftUnpack)
+        quant_affine::populateUnpackByShiftsPatterns(targeted);
+      if (bytePack)
+        quant_affine::populatePackByBytesPatterns(targeted);
+      if (failed(applyPatternsGreedily(module, std::move(targeted))))
         return signalPassFailure();
     }
     RewritePatternSet upstream(context);

@@ -522,11 +522,14 @@ struct QuantAffineVectorizeContractionsPass
         resultMap.getNumResults() > 0)
       if (auto last = dyn_cast<AffineDimExpr>(resultMap.getResults().back()))
         laneLoop = last.getPosition();
-    // The widest power of two up to `lanes` that divides the lane loop.
-    // With several activation rows, a reduction along the lanes keeps rows x
-    // weight rows accumulators of `lanes` each: half the lanes keep them in
-    // registers.
-    int64_t limit = lanes;
+    // The widest power of two up to `lanes` that divides the lane loop
+    // (`reduction-lanes` where the lane loop is a reduction). With several
+    // activation rows, a reduction along the lanes keeps rows x weight rows
+    // accumulators of `lanes` each: half the lanes keep them in registers.
+    bool laneReduction =
+        op.getIteratorTypesArray()[laneLoop] == utils::IteratorType::reduction;
+    int64_t limit =
+        laneReduction && reductionLanes > 0 ? int64_t(reductionLanes) : lanes;
     {
       SmallVector<int64_t> tile =
           registerTile(op, weight, laneLoop, 0, activationRows);

@@ -89,6 +89,10 @@ struct CPUStrategy {
   /// Accumulator lanes of a register tile of a sum: two registers of f32,
   /// so that a tile of 4 weight rows keeps 8 accumulators.
   int64_t contractionLanes = 32;
+  /// The same where the lanes split the reduction of a single row (decode,
+  /// x @ W^T): 4 weight rows of accumulators in a quarter of the registers;
+  /// the unpacking of the codes needs the others.
+  int64_t decodeLanes = 32;
   /// Activation rows of a register tile (with 2 weight rows, half the
   /// lanes: rows x 2 accumulators).
   int64_t contractionActivationRows = 8;
@@ -110,6 +114,9 @@ struct CPUStrategy {
   /// which has no per-lane shifts, nor on AVX-512, where the byte form was
   /// tuned and no AVX-512 machine has measured the other yet.
   bool shiftUnpack = false;
+  /// i1/i2/i4 results packed from bytes (PackByBytes.h): where the target
+  /// truncates and shuffles whole registers of bytes; the same targets.
+  bool bytePack = false;
   /// Non-temporal stores exist and bypass the caches (x86 `movnt*`).
   bool streamingStores = true;
   /// How far ahead fused contractions prefetch their weights.

@@ -205,6 +205,9 @@ def QuantAffineVectorizeContractionsPass
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"32",
            "Elements per vector (the accumulator's lanes)">,
+    Option<"reductionLanes", "reduction-lanes", "int64_t", /*default=*/"0",
+           "Elements per vector where the lanes split a reduction (x @ W^T "
+           "with one activation row: decode); 0: lanes">,
     Option<"activationRows", "activation-rows", "int64_t", /*default=*/"8",
            "Rows of the activation per register tile (with 2 weight rows)">,
     Option<"panelColumns", "panel-columns", "int64_t", /*default=*/"32",
@@ -546,7 +549,10 @@ def QuantAffineEmulateNarrowTypesPass
     float (the rest of the int4 dequantizations) are unpacked from whole
     32-bit words by per-lane shifts rather than upstream's byte shifts and
     interleaves: cheaper where the target shifts each lane by its own
-    amount (AVX2, AVX-512, NEON).
+    amount (AVX2, AVX-512, NEON). With `byte-pack`, codes computed in
+    wider integers are packed by truncating them to bytes and combining the
+    bytes of each position in a byte (strided byte shuffles), rather than by
+    upstream's shuffles of 32-bit lanes.
   }];
   let options = [
     Option<"parallelLoops", "parallel-loops", "bool", /*default=*/"false",
@@ -556,7 +562,10 @@ def QuantAffineEmulateNarrowTypesPass
            "table (LookupTables.h)">,
     Option<"shiftUnpack", "shift-unpack", "bool", /*default=*/"false",
            "Unpack i1/i2/i4 codes extended to 32 bits or converted to float "
-           "by per-lane shifts of whole words (UnpackByShifts.h)">
+           "by per-lane shifts of whole words (UnpackByShifts.h)">,
+    Option<"bytePack", "byte-pack", "bool", /*default=*/"false",
+           "Pack i1/i2/i4 codes truncated from wider integers through a "
+           "byte truncation and strided byte shuffles (PackByBytes.h)">
   ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "memref::MemRefDialect",

@@ -231,6 +231,9 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
   // (4 weight rows: 8 of them). With one ymm, AVX2's convolutions and
   // 16-row prefills ran at half the speed (docs/Benchmarks.md).
   strategy.contractionLanes = 2 * lanes;
+  // Decode: AVX2 ran the int4 decode at 0.40 of the bound with one ymm a row,
+  // 0.25 with two (docs/Benchmarks.md).
+  strategy.decodeLanes = std::max<int64_t>(lanes * registers / 16, lanes);
   // Tiles of rows x 2 weight rows, one register each: half the registers
   // hold accumulators, half the operands.
   strategy.contractionActivationRows = registers / 4;
@@ -246,6 +249,7 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
   strategy.int4TableLookup = target.isa == CPUVectorISA::X86AVX512;
   strategy.shiftUnpack = target.isa != CPUVectorISA::X86SSE &&
                          target.isa != CPUVectorISA::X86AVX512;
+  strategy.bytePack = strategy.shiftUnpack;
   // AArch64's STNP is a hint on pairs of scalar or 128-bit registers, not a
   // cache bypass LLVM selects for vector stores: plain stores there.
   strategy.streamingStores = target.isX86();
