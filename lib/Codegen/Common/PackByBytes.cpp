@@ -43,8 +43,7 @@ struct PackByBytes : OpRewritePattern<vector::BitCastOp> {
     // codes' own width; then one truncation to bytes.
     Value wide = trunc.getIn();
     auto wideType = cast<VectorType>(wide.getType());
-    auto combinedType =
-        VectorType::get({byteCount}, wideType.getElementType());
+    auto combinedType = VectorType::get({byteCount}, wideType.getElementType());
     auto splat = [&](int64_t value) -> Value {
       return arith::ConstantOp::create(
           rewriter, loc,
@@ -58,13 +57,12 @@ struct PackByBytes : OpRewritePattern<vector::BitCastOp> {
       for (int64_t k = 0; k < byteCount; ++k)
         strided.push_back(k * perByte + position);
       Value at = vector::ShuffleOp::create(rewriter, loc, wide, wide, strided);
-      at = arith::AndIOp::create(rewriter, loc, at,
-                                 splat((1 << codeBits) - 1));
+      at = arith::AndIOp::create(rewriter, loc, at, splat((1 << codeBits) - 1));
       if (position > 0)
         at = arith::ShLIOp::create(rewriter, loc, at,
                                    splat(codeBits * position));
-      packed = packed ? Value(arith::OrIOp::create(rewriter, loc, packed, at))
-                      : at;
+      packed =
+          packed ? Value(arith::OrIOp::create(rewriter, loc, packed, at)) : at;
     }
     packed = arith::TruncIOp::create(rewriter, loc, bytes, packed);
     rewriter.replaceOp(bitcast, packed);

@@ -231,8 +231,8 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
   // (4 weight rows: 8 of them). With one ymm, AVX2's convolutions and
   // 16-row prefills ran at half the speed (docs/Benchmarks.md).
   strategy.contractionLanes = 2 * lanes;
-  // Decode: AVX2 ran the int4 decode at 0.40 of the bound with one ymm a row,
-  // 0.25 with two (docs/Benchmarks.md).
+  // Decode: unpacking the codes needs registers too; AVX2's int4 decode ran
+  // about 15% faster with one ymm a row than with two (docs/Pipelines.md).
   strategy.decodeLanes = std::max<int64_t>(lanes * registers / 16, lanes);
   // Tiles of rows x 2 weight rows, one register each: half the registers
   // hold accumulators, half the operands.
