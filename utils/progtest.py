@@ -115,6 +115,46 @@ COVER = [
 ]
 
 
+def host_cpu_flags():
+    """The host's CPU flags as Linux lists them (empty where it does not)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+# Other x86-64 targets than the host's (the pipeline's `cpu` option): their
+# code paths differ (SSE: 4 lanes and upstream's packing; AVX2: per-lane
+# shift unpacking and register-wide packing; AVX-512: the int4 table), and
+# the host runs every target whose instructions it has.
+X86_TARGETS = [
+    ("x86-64", {"sse2"}),
+    ("x86-64-v3", {"avx2", "fma", "bmi2", "f16c", "movbe"}),
+    ("x86-64-v4", {"avx2", "fma", "bmi2", "avx512f", "avx512bw", "avx512dq",
+                   "avx512vl", "avx512cd"}),
+]
+
+
+def target_option_sets():
+    flags = host_cpu_flags()
+    sets = []
+    for index, (cpu, needs) in enumerate(X86_TARGETS):
+        if needs <= flags:
+            options = {"cpu": cpu}
+            # Every other one with threads and a width of its own.
+            if index % 2:
+                options.update({"openmp": "true", "vector-width": 16})
+            sets.append(([], options))
+    return sets
+
+
+COVER += target_option_sets()
+
+
 # The GPU pipeline's mapping run on the CPU (--pipeline gpu-on-cpu): every
 # option value and pre-pass at least once. Widths that do and do not divide
 # the innermost sizes, blocks of one warp to 1024 threads, warp sums and a
