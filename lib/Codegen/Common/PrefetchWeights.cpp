@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -124,46 +123,6 @@ void prefetchAhead(Operation *read, int64_t distanceBytes) {
                              /*localityHint=*/3, /*isDataCache=*/true);
 }
 
-/// `value` as a base and a constant it adds (`arith.addi %base, c`), or
-/// itself and 0.
-std::pair<Value, int64_t> splitConstantOffset(Value value) {
-  if (auto add = value.getDefiningOp<arith::AddIOp>())
-    for (unsigned i = 0; i < 2; ++i)
-      if (std::optional<int64_t> c = getConstantIntValue(add->getOperand(i)))
-        return {add->getOperand(1 - i), *c};
-  return {value, 0};
-}
-
-/// Whether `read` reads within a cache line of one of `kept` (the same
-/// buffer and indices but for a constant offset of the last index of less
-/// than a line): one prefetch serves both. Adds `read` to `kept` otherwise.
-bool sharesLineWithKept(Operation *read, SmallVectorImpl<Operation *> &kept) {
-  constexpr int64_t kLineBytes = 64;
-  auto [base, indices] = readAddress(read);
-  auto type = cast<MemRefType>(base.getType());
-  Type element = type.getElementType();
-  if (indices.empty() || !element.isIntOrFloat()) {
-    kept.push_back(read);
-    return false;
-  }
-  int64_t elementBytes =
-      std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
-  auto [last, offset] = splitConstantOffset(indices.back());
-  for (Operation *other : kept) {
-    auto [otherBase, otherIndices] = readAddress(other);
-    if (otherBase != base || otherIndices.size() != indices.size() ||
-        !llvm::equal(ArrayRef<Value>(otherIndices).drop_back(),
-                     ArrayRef<Value>(indices).drop_back()))
-      continue;
-    auto [otherLast, otherOffset] = splitConstantOffset(otherIndices.back());
-    if (otherLast == last &&
-        std::abs(offset - otherOffset) * elementBytes < kLineBytes)
-      return true;
-  }
-  kept.push_back(read);
-  return false;
-}
-
 struct QuantAffinePrefetchWeightsPass
     : quant_affine::impl::QuantAffinePrefetchWeightsPassBase<
           QuantAffinePrefetchWeightsPass> {
@@ -180,12 +139,8 @@ struct QuantAffinePrefetchWeightsPass
         for (Value factor : product->getOperands())
           collectWeightReads(factor, product->getBlock(), reads);
       });
-      // One prefetch per line: the word loads of packed codes read four
-      // bytes each.
-      SmallVector<Operation *> kept;
       for (Operation *read : reads)
-        if (!sharesLineWithKept(read, kept))
-          prefetchAhead(read, distance);
+        prefetchAhead(read, distance);
     }
     quant_affine::dropLanesSummedMarks(function);
   }

@@ -59,9 +59,6 @@ struct UnpackByShifts : RewritePattern {
     int64_t perWord = kWordBits / codeBits;
     Type i32 = rewriter.getI32Type();
     auto groupType = VectorType::get({perWord}, i32);
-    Value words = vector::BitCastOp::create(
-        rewriter, loc, VectorType::get({lanes / perWord}, i32),
-        bitcast.getSource());
     SmallVector<int32_t> leftShifts;
     for (int64_t lane = 0; lane < perWord; ++lane)
       leftShifts.push_back(kWordBits - codeBits - codeBits * lane);
@@ -90,6 +87,11 @@ struct UnpackByShifts : RewritePattern {
                                             VectorType::get({1}, i32), bytes);
       return vector::ExtractOp::create(rewriter, loc, one, 0);
     };
+    Value words;
+    if (!load)
+      words = vector::BitCastOp::create(rewriter, loc,
+                                        VectorType::get({lanes / perWord}, i32),
+                                        bitcast.getSource());
     Type element = result.getElementType();
     SmallVector<Value> groups;
     for (int64_t word = 0; word < lanes / perWord; ++word) {

@@ -52,8 +52,6 @@ struct CPUTarget {
   /// (`+avx512f,-avx512bw`); for the host, its full list.
   std::string features;
   CPUVectorISA isa = CPUVectorISA::X86SSE;
-  /// Fused multiply-add (x86 FMA3; always on AArch64).
-  bool hasFMA = false;
   /// Bytes of one vector register (the minimum, for SVE).
   int64_t vectorBytes = 16;
   /// Architectural vector registers.
@@ -62,8 +60,6 @@ struct CPUTarget {
   bool isX86() const;
   /// f32 lanes of one vector register.
   int64_t f32Lanes() const { return vectorBytes / 4; }
-  /// A one-line description: `x86_64 znver4 (AVX-512, 32 x 512-bit)`.
-  std::string describe() const;
 };
 
 /// Resolves `triple`, `cpu` and `features` (each empty for the host's: LLVM's

@@ -119,31 +119,6 @@ bool CPUTarget::isX86() const {
          isa == CPUVectorISA::X86AVX512;
 }
 
-std::string CPUTarget::describe() const {
-  StringRef name;
-  switch (isa) {
-  case CPUVectorISA::X86SSE:
-    name = "SSE";
-    break;
-  case CPUVectorISA::X86AVX2:
-    name = hasFMA ? "AVX2+FMA" : "AVX2";
-    break;
-  case CPUVectorISA::X86AVX512:
-    name = "AVX-512";
-    break;
-  case CPUVectorISA::AArch64NEON:
-    name = "NEON";
-    break;
-  case CPUVectorISA::AArch64SVE:
-    name = "SVE";
-    break;
-  }
-  return (triple + " " + cpu + " (" + name + ", " + Twine(vectorRegisters) +
-          " x " + (isa == CPUVectorISA::AArch64SVE ? ">=" : "") +
-          Twine(vectorBytes * 8) + "-bit)")
-      .str();
-}
-
 FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
                                                           StringRef cpu,
                                                           StringRef features,
@@ -167,33 +142,31 @@ FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
                                          : std::string("generic"))
                            : cpu.str();
 
-  SmallVector<std::pair<StringRef, bool>> changes;
-  llvm::StringMap<bool> hostFeatures;
-  std::string hostList;
+  // The host's own list where it is the host; else the CPU's features with
+  // the changes, and what each implies.
+  llvm::StringMap<bool> map;
   if (hostDefaults) {
-    hostFeatures = llvm::sys::getHostCPUFeatures();
-    hostList = hostFeatureList(hostFeatures);
-    for (const auto &entry : hostFeatures)
-      changes.push_back({entry.first(), entry.second});
-    target.features = hostList;
+    map = llvm::sys::getHostCPUFeatures();
+    target.features = hostFeatureList(map);
   } else {
+    SmallVector<std::pair<StringRef, bool>> changes;
     if (failed(parseFeatureList(features, changes, error)))
       return failure();
     target.features = features.str();
+    FailureOr<llvm::StringMap<bool>> resolved =
+        x86 ? resolveX86Features(target.cpu, changes, error)
+            : resolveAArch64Features(target.cpu, changes, error);
+    if (failed(resolved))
+      return failure();
+    map = std::move(*resolved);
   }
 
   if (x86) {
-    FailureOr<llvm::StringMap<bool>> map =
-        hostDefaults ? FailureOr<llvm::StringMap<bool>>(hostFeatures)
-                     : resolveX86Features(target.cpu, changes, error);
-    if (failed(map))
-      return failure();
-    target.hasFMA = map->lookup("fma");
-    if (map->lookup("avx512f")) {
+    if (map.lookup("avx512f")) {
       target.isa = CPUVectorISA::X86AVX512;
       target.vectorBytes = 64;
       target.vectorRegisters = 32;
-    } else if (map->lookup("avx2")) {
+    } else if (map.lookup("avx2")) {
       target.isa = CPUVectorISA::X86AVX2;
       target.vectorBytes = 32;
       target.vectorRegisters = 16;
@@ -204,16 +177,10 @@ FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
     }
     return target;
   }
-
-  FailureOr<llvm::StringMap<bool>> map =
-      resolveAArch64Features(target.cpu, changes, error);
-  if (failed(map))
-    return failure();
-  target.hasFMA = true;
   target.vectorBytes = 16;
   target.vectorRegisters = 32;
   target.isa =
-      map->lookup("sve") ? CPUVectorISA::AArch64SVE : CPUVectorISA::AArch64NEON;
+      map.lookup("sve") ? CPUVectorISA::AArch64SVE : CPUVectorISA::AArch64NEON;
   return target;
 }
 
