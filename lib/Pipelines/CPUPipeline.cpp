@@ -38,6 +38,7 @@
 #include "QuantAffine/Codegen/CPU/CPUTarget.h"
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Conversion/QuantInterop/QuantInterop.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
@@ -141,6 +142,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   CPUStrategy strategy =
       succeeded(target) ? deriveCPUStrategy(*target) : CPUStrategy();
 
+  // 0. Programs in upstream's quant dialect: its casts become our ops.
+  if (options.fromQuant)
+    pm.addPass(createConvertQuantToQuantAffinePass());
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
 

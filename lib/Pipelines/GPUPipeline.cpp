@@ -29,6 +29,7 @@
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Conversion/QuantInterop/QuantInterop.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -73,6 +74,9 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
 
 void mlir::quant_affine::addGPUMappingStages(
     OpPassManager &pm, const GPUPipelineOptions &options) {
+  // 0. Programs in upstream's quant dialect: its casts become our ops.
+  if (options.fromQuant)
+    pm.addPass(createConvertQuantToQuantAffinePass());
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
 

@@ -35,6 +35,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -54,7 +56,7 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
                   math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                  omp::OpenMPDialect, scf::SCFDialect, tensor::TensorDialect,
+                  omp::OpenMPDialect, quant::QuantDialect, scf::SCFDialect, tensor::TensorDialect,
                   transform::TransformDialect, ub::UBDialect,
                   vector::VectorDialect>();
   registerPipelineExtensions(registry);
@@ -77,6 +79,9 @@ void mlir::quant_affine::registerAllPasses() {
   vector::registerVectorPasses();
   registerSCFPasses();
   registerGPUPasses();
+  // lower-quant-ops and strip-func-quant-types, beside our own conversion
+  // (docs/Interop.md compares them).
+  quant::registerQuantPasses();
   transform::registerTransformPasses();
   // The conversions our pipelines use, for users who assemble their own.
   registerLowerAffinePass();

@@ -11,6 +11,7 @@
 
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/QuantAffineToLinalg.h"
+#include "QuantAffine/Conversion/QuantInterop/QuantInterop.h"
 
 namespace mlir {
 namespace quant_affine {

@@ -101,4 +101,75 @@ def ConvertQuantAffineToLinalgPass
   ];
 }
 
+def ConvertQuantToQuantAffinePass : Pass<"convert-quant-to-quant-affine"> {
+  let summary = "Convert upstream quant casts and types to quant_affine ops";
+  let description = [{
+    Rewrites the `quant` dialect's casts into `quant_affine` ops and every
+    `!quant.uniform` value into its storage integer:
+
+    - `quant.qcast` becomes `quantize` and `quant.dcast` becomes
+      `dequantize`, with the type's scales and zero points as constants
+      (`offset = -zero_point`) and its storage range as `range`;
+      `quant.scast` disappears.
+    - Per-tensor, per-axis and sub-channel types are supported: a per-axis
+      type on dim `d` of a rank-`n` tensor gives scales of shape
+      `(C, 1, ..., 1)` (rank `n - d`); a sub-channel type gives its scale
+      tensor and `block_size` (its block sizes, `-1` for dims it does not
+      list).
+    - Scales are doubles in the type; each is rounded to the expressed type,
+      to nearest with ties to even (as `FloatAttr` and `lower-quant-ops`
+      round it). Offsets are exact: in the expressed type when it holds
+      every `-zero_point`, else in `f32` or `f64`.
+    - The arithmetic is quant_affine's, in its default compute type:
+      `clamp(roundeven(x / s) + zero_point, storage_min, storage_max)`. This
+      is what `qcast` means (`QuantOps.td` clamps to the storage range);
+      `lower-quant-ops` instead truncates toward zero and clamps only narrow
+      ranges (docs/Interop.md).
+    - Functions, calls, returns, branches, `scf` control flow and tensor ops
+      carrying `!quant` types are retyped to the storage integers, as
+      `strip-func-quant-types` does for signatures.
+
+    What cannot be expressed is an error at the op: `!quant.any`,
+    `!quant.calibrated`, unranked tensors, and other ops carrying `!quant`
+    types.
+
+    Example:
+
+    ```mlir
+    %q = quant.qcast %x : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+    // becomes
+    %s = arith.constant dense<5.000000e-01> : tensor<f32>
+    %o = arith.constant dense<-3.000000e+00> : tensor<f32>
+    %q = quant_affine.quantize %x, %s, %o range [-128, 127]
+        : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xi8>
+    ```
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "quant_affine::QuantAffineDialect",
+    "quant::QuantDialect"
+  ];
+}
+
+def ConvertQuantAffineToQuantPass : Pass<"convert-quant-affine-to-quant"> {
+  let summary = "Convert quant_affine ops that are exactly a quant type to "
+                "quant casts";
+  let description = [{
+    Rewrites each `quantize` into `quant.qcast` + `quant.scast` and each
+    `dequantize` into `quant.scast` + `quant.dcast` when a `!quant.uniform`
+    type encodes exactly what the op computes:
+
+    - constant scales that the expressed type (the op's float type) holds as
+      the op uses them (the same value in the op's compute type);
+    - no offset, or constant integer offsets (`zero_point = -offset`);
+    - an integer storage type whose range is the op's `range` (a narrow
+      range becomes `i8<-127:127>` style bounds);
+    - the default compute type, no `reciprocal`, no `float_zero_point`.
+
+    `--convert-quant-to-quant-affine` then gives back ops that compute the
+    same bits. Every other op (every `qdq` among them) is left as it is with
+    a remark that says why.
+  }];
+  let dependentDialects = ["quant::QuantDialect"];
+}
+
 #endif // QUANT_AFFINE_CONVERSION_PASSES_TD

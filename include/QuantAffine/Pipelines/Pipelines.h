@@ -78,6 +78,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "large (the auto choices); 0: the compiling host's "
                      "(getHostLastLevelCacheBytes)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> fromQuant{
+      *this, "from-quant",
+      llvm::cl::desc("Convert upstream quant casts and !quant types first "
+                     "(--convert-quant-to-quant-affine)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("Assert at run time what dynamic shapes leave unchecked"),
@@ -145,6 +150,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<int64_t> blockSize{*this, "block-size",
                                          llvm::cl::desc("Threads per block"),
                                          llvm::cl::init(256)};
+  PassOptions::Option<bool> fromQuant{
+      *this, "from-quant",
+      llvm::cl::desc("Convert upstream quant casts and !quant types first "
+                     "(--convert-quant-to-quant-affine)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("Assert on the host what dynamic shapes leave unchecked"),

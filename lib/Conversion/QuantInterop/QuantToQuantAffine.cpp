@@ -1,0 +1,267 @@
+//===- QuantToQuantAffine.cpp - quant casts to quant_affine ops -----------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// quant.qcast means clamp(roundeven(x / s) + zero_point) onto the storage
+// range, which is quant_affine.quantize with offset = -zero_point: the
+// rounding upstream's own lower-quant-ops leaves to truncation
+// (docs/Interop.md says why). Values of !quant types become their storage
+// integers everywhere, as strip-func-quant-types does for signatures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Conversion/QuantInterop/QuantInterop.h"
+
+#include "QuantAffine/Conversion/QuantInterop/QuantEncoding.h"
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_CONVERTQUANTTOQUANTAFFINEPASS
+#include "QuantAffine/Conversion/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+
+namespace {
+
+/// The quantized element type of `type` (a scalar or a tensor of one).
+quant::QuantizedType quantElementOf(Type type) {
+  return dyn_cast<quant::QuantizedType>(getElementTypeOrSelf(type));
+}
+
+/// Tensor ops move elements without looking at them: on storage integers
+/// they do exactly what they did on quantized values.
+bool isElementAgnosticTensorOp(Operation *op) {
+  return isa<tensor::TensorDialect>(op->getDialect()) &&
+         op->getNumRegions() == 0 && !isa<tensor::BitcastOp>(op);
+}
+
+/// Ops the patterns convert: the casts, and ops that only carry values.
+bool isConvertedOp(Operation *op) {
+  return isa<quant::QuantDialect, func::FuncDialect, cf::ControlFlowDialect,
+             scf::SCFDialect>(op->getDialect()) ||
+         isElementAgnosticTensorOp(op);
+}
+
+/// The constant scale and offset operands of `encoding`.
+std::pair<Value, Value> materializeEncoding(OpBuilder &builder, Location loc,
+                                            const AffineEncoding &encoding) {
+  Value scale = arith::ConstantOp::create(builder, loc, encoding.scale);
+  Value offset;
+  if (encoding.offset)
+    offset = arith::ConstantOp::create(builder, loc, encoding.offset);
+  return {scale, offset};
+}
+
+struct QuantizeCastToQuantize
+    : public OpConversionPattern<quant::QuantizeCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(quant::QuantizeCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::string whyNot;
+    FailureOr<AffineEncoding> encoding =
+        getAffineEncoding(op.getQuantizedType(), op.getType(), whyNot);
+    if (failed(encoding))
+      return rewriter.notifyMatchFailure(op, whyNot);
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    auto [scale, offset] =
+        materializeEncoding(rewriter, op.getLoc(), *encoding);
+    ArrayRef<int64_t> blockSize;
+    if (encoding->blockSize)
+      blockSize = *encoding->blockSize;
+    rewriter.replaceOpWithNewOp<QuantizeOp>(op, resultType, adaptor.getInput(),
+                                            scale, offset, encoding->range,
+                                            blockSize);
+    return success();
+  }
+};
+
+struct DequantizeCastToDequantize
+    : public OpConversionPattern<quant::DequantizeCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(quant::DequantizeCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::string whyNot;
+    FailureOr<AffineEncoding> encoding = getAffineEncoding(
+        op.getQuantizedType(), op.getInput().getType(), whyNot);
+    if (failed(encoding))
+      return rewriter.notifyMatchFailure(op, whyNot);
+    auto [scale, offset] =
+        materializeEncoding(rewriter, op.getLoc(), *encoding);
+    ArrayRef<int64_t> blockSize;
+    if (encoding->blockSize)
+      blockSize = *encoding->blockSize;
+    rewriter.replaceOpWithNewOp<DequantizeOp>(
+        op, op.getType(), adaptor.getInput(), scale, offset, encoding->range,
+        blockSize);
+    return success();
+  }
+};
+
+/// A storage cast is the identity on storage integers.
+struct EraseStorageCast : public OpConversionPattern<quant::StorageCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(quant::StorageCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+/// A tensor op on quantized tensors, cloned onto the storage integers.
+struct RetypeTensorOp : public ConversionPattern {
+  RetypeTensorOp(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {
+  }
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isElementAgnosticTensorOp(op))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    Operation *retyped = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(retyped, [&] {
+      retyped->setOperands(operands);
+      for (auto [result, type] : llvm::zip(retyped->getResults(), resultTypes))
+        result.setType(type);
+    });
+    rewriter.replaceOp(op, retyped->getResults());
+    return success();
+  }
+};
+
+struct ConvertQuantToQuantAffinePass
+    : quant_affine::impl::ConvertQuantToQuantAffinePassBase<
+          ConvertQuantToQuantAffinePass> {
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    if (failed(checkQuantTypesConvertible(root)))
+      return signalPassFailure();
+    TypeConverter converter;
+    populateQuantToQuantAffineTypeConversions(converter);
+    ConversionTarget target(getContext());
+    configureQuantToQuantAffineTarget(target, converter);
+    RewritePatternSet patterns(&getContext());
+    populateQuantToQuantAffineConversionPatterns(converter, patterns);
+    if (failed(applyPartialConversion(root, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::quant_affine::populateQuantToQuantAffineTypeConversions(
+    TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([](quant::QuantizedType type) -> Type {
+    return IntegerType::get(type.getContext(),
+                            type.getStorageTypeIntegralWidth());
+  });
+  converter.addConversion([](TensorType type) -> Type {
+    quant::QuantizedType element = quantElementOf(type);
+    if (!element)
+      return type;
+    return type.clone(IntegerType::get(
+        type.getContext(), element.getStorageTypeIntegralWidth()));
+  });
+}
+
+void mlir::quant_affine::populateQuantToQuantAffineConversionPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<QuantizeCastToQuantize, DequantizeCastToDequantize,
+               EraseStorageCast, RetypeTensorOp>(converter, ctx);
+  populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                 converter);
+  populateCallOpTypeConversionPattern(patterns, converter);
+  populateReturnOpTypeConversionPattern(patterns, converter);
+  populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+  scf::populateSCFStructuralTypeConversions(converter, patterns);
+}
+
+void mlir::quant_affine::configureQuantToQuantAffineTarget(
+    ConversionTarget &target, const TypeConverter &converter) {
+  target.addLegalDialect<QuantAffineDialect, arith::ArithDialect>();
+  target.addIllegalDialect<quant::QuantDialect>();
+  target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      if (!converter.isSignatureLegal(
+              cast<FunctionType>(function.getFunctionType())))
+        return false;
+    for (Region &region : op->getRegions())
+      if (!converter.isLegal(&region))
+        return false;
+    return converter.isLegal(op);
+  });
+  scf::populateSCFStructuralTypeConversionTarget(converter, target);
+}
+
+LogicalResult mlir::quant_affine::checkQuantTypesConvertible(Operation *root) {
+  bool failedAny = false;
+  root->walk([&](Operation *op) {
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+      llvm::append_range(types, function.getArgumentTypes());
+      llvm::append_range(types, function.getResultTypes());
+    }
+    for (Type type : types) {
+      quant::QuantizedType element = quantElementOf(type);
+      if (!element)
+        continue;
+      std::string whyNot;
+      if (!isConvertedOp(op)) {
+        op->emitOpError() << "carries " << type
+                          << ", which this conversion cannot retype: only "
+                             "quant casts, functions, calls, returns, "
+                             "branches, scf control flow and tensor ops are "
+                             "converted";
+      } else if (isa<quant::AnyQuantizedType, quant::CalibratedQuantizedType>(
+                     element) ||
+                 (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op) &&
+                  failed(getAffineEncoding(element, type, whyNot)))) {
+        if (whyNot.empty())
+          (void)getAffineEncoding(element, type, whyNot);
+        op->emitOpError() << "cannot convert " << type
+                          << " to quant_affine: " << whyNot;
+      } else {
+        continue;
+      }
+      failedAny = true;
+      break;
+    }
+  });
+  return failure(failedAny);
+}
