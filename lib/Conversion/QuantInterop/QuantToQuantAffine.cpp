@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
@@ -51,14 +52,15 @@ quant::QuantizedType quantElementOf(Type type) {
 /// Tensor ops move elements without looking at them: on storage integers
 /// they do exactly what they did on quantized values.
 bool isElementAgnosticTensorOp(Operation *op) {
-  return isa<tensor::TensorDialect>(op->getDialect()) &&
+  return isa_and_present<tensor::TensorDialect>(op->getDialect()) &&
          op->getNumRegions() == 0 && !isa<tensor::BitcastOp>(op);
 }
 
 /// Ops the patterns convert: the casts, and ops that only carry values.
 bool isConvertedOp(Operation *op) {
-  return isa<quant::QuantDialect, func::FuncDialect, cf::ControlFlowDialect,
-             scf::SCFDialect>(op->getDialect()) ||
+  return isa_and_present<quant::QuantDialect, func::FuncDialect,
+                         cf::ControlFlowDialect, scf::SCFDialect>(
+             op->getDialect()) ||
          isElementAgnosticTensorOp(op);
 }
 
@@ -172,7 +174,11 @@ struct ConvertQuantToQuantAffinePass
     configureQuantToQuantAffineTarget(target, converter);
     RewritePatternSet patterns(&getContext());
     populateQuantToQuantAffineConversionPatterns(converter, patterns);
-    if (failed(applyPartialConversion(root, target, std::move(patterns))))
+    // Upstream's quant folders take dcast(qcast(x)) for x: never fold.
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(root, target, std::move(patterns),
+                                      config)))
       signalPassFailure();
   }
 };
@@ -204,7 +210,8 @@ void mlir::quant_affine::populateQuantToQuantAffineConversionPatterns(
                                                                  converter);
   populateCallOpTypeConversionPattern(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);
-  populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+  // Branches convert their successor blocks' signatures too.
+  cf::populateCFStructuralTypeConversions(converter, patterns);
   scf::populateSCFStructuralTypeConversions(converter, patterns);
 }
 
@@ -214,19 +221,19 @@ void mlir::quant_affine::configureQuantToQuantAffineTarget(
   target.addIllegalDialect<quant::QuantDialect>();
   target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
     if (auto function = dyn_cast<FunctionOpInterface>(op))
-      if (!converter.isSignatureLegal(
-              cast<FunctionType>(function.getFunctionType())))
-        return false;
-    for (Region &region : op->getRegions())
-      if (!converter.isLegal(&region))
-        return false;
+      return converter.isSignatureLegal(
+          cast<FunctionType>(function.getFunctionType()));
     return converter.isLegal(op);
   });
+  cf::populateCFStructuralTypeConversionTarget(converter, target);
   scf::populateSCFStructuralTypeConversionTarget(converter, target);
 }
 
 LogicalResult mlir::quant_affine::checkQuantTypesConvertible(Operation *root) {
   bool failedAny = false;
+  // A type that cannot be expressed is reported once, at its first op (the
+  // cast that makes it, usually), not at every op it flows through.
+  DenseSet<Type> reported;
   root->walk([&](Operation *op) {
     SmallVector<Type> types(op->getOperandTypes());
     llvm::append_range(types, op->getResultTypes());
@@ -248,12 +255,15 @@ LogicalResult mlir::quant_affine::checkQuantTypesConvertible(Operation *root) {
                              "quant casts, functions, calls, returns, "
                              "branches, scf control flow and tensor ops are "
                              "converted";
+      } else if (reported.contains(type)) {
+        continue;
       } else if (isa<quant::AnyQuantizedType, quant::CalibratedQuantizedType>(
                      element) ||
                  (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op) &&
                   failed(getAffineEncoding(element, type, whyNot)))) {
         if (whyNot.empty())
           (void)getAffineEncoding(element, type, whyNot);
+        reported.insert(type);
         op->emitOpError() << "cannot convert " << type
                           << " to quant_affine: " << whyNot;
       } else {
