@@ -29,8 +29,8 @@
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
-#include "QuantAffine/Conversion/QuantInterop/QuantInterop.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
+#include "QuantAffine/Conversion/QuantInterop/QuantInterop.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"

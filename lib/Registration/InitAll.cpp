@@ -56,9 +56,9 @@ void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
                   math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                  omp::OpenMPDialect, quant::QuantDialect, scf::SCFDialect, tensor::TensorDialect,
-                  transform::TransformDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  omp::OpenMPDialect, quant::QuantDialect, scf::SCFDialect,
+                  tensor::TensorDialect, transform::TransformDialect,
+                  ub::UBDialect, vector::VectorDialect>();
   registerPipelineExtensions(registry);
   func::registerInlinerExtension(registry);
   // Tiling and fusion of our ops before they are lowered, by transform

@@ -73,11 +73,12 @@ std::string whyNotQuantCast(QuantizerOpInterface op,
     return "'float_zero_point' is torchao's FLOAT domain; quant zero points "
            "are integers on the grid";
   bool quantizes = spec.formula.kind == QuantizerKind::Quantize;
-  Type floatSide = quantizes ? op.getInput().getType() : op.getResult().getType();
-  Type gridSide = quantizes ? op.getResult().getType() : op.getInput().getType();
+  Type floatSide =
+      quantizes ? op.getInput().getType() : op.getResult().getType();
+  Type gridSide =
+      quantizes ? op.getResult().getType() : op.getInput().getType();
   if (!isa<RankedTensorType>(floatSide) && isa<ShapedType>(floatSide))
-    return "quant casts take scalars and tensors, not " +
-           printed(floatSide);
+    return "quant casts take scalars and tensors, not " + printed(floatSide);
   if (!isa<IntegerType>(getElementTypeOrSelf(gridSide)))
     return "the grid values are held in " + printed(gridSide) +
            ", not in an integer storage type";

@@ -84,8 +84,8 @@ SmallVector<int64_t> readZeroPoints(DenseElementsAttr attr, bool isSigned) {
 } // namespace
 
 FailureOr<AffineEncoding>
-mlir::quant_affine::getAffineEncoding(quant::QuantizedType type,
-                                      Type valueType, std::string &whyNot) {
+mlir::quant_affine::getAffineEncoding(quant::QuantizedType type, Type valueType,
+                                      std::string &whyNot) {
   auto fail = [&](const Twine &message) -> FailureOr<AffineEncoding> {
     whyNot = message.str();
     return failure();
@@ -109,7 +109,8 @@ mlir::quant_affine::getAffineEncoding(quant::QuantizedType type,
   if (auto uniform = dyn_cast<quant::UniformQuantizedType>(type)) {
     scales.push_back(APFloat(uniform.getScale()));
     zeroPoints.push_back(uniform.getZeroPoint());
-  } else if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(type)) {
+  } else if (auto perAxis =
+                 dyn_cast<quant::UniformQuantizedPerAxisType>(type)) {
     int64_t dim = perAxis.getQuantizedDimension();
     if (!ranked || dim < 0 || dim >= ranked.getRank())
       return fail("per-axis dimension " + Twine(dim) + " is not a dim of " +
@@ -121,8 +122,7 @@ mlir::quant_affine::getAffineEncoding(quant::QuantizedType type,
     // others, one scale per slice of `dim`.
     scaleShape.push_back(scales.size());
     scaleShape.append(ranked.getRank() - dim - 1, 1);
-  } else if (auto sub =
-                 dyn_cast<quant::UniformQuantizedSubChannelType>(type)) {
+  } else if (auto sub = dyn_cast<quant::UniformQuantizedSubChannelType>(type)) {
     DenseElementsAttr subScales = sub.getScales();
     llvm::append_range(scaleShape, subScales.getType().getShape());
     if (!ranked || int64_t(scaleShape.size()) != ranked.getRank())
@@ -146,14 +146,15 @@ mlir::quant_affine::getAffineEncoding(quant::QuantizedType type,
       return fail("scale " + str(scale) + " rounds to 0 in " +
                   printed(expressed));
     if (scale.isFinite() && rounded.isInfinity())
-      return fail("scale " + str(scale) + " overflows " +
-                  printed(expressed));
+      return fail("scale " + str(scale) + " overflows " + printed(expressed));
   }
-  encoding.range = QuantRange(type.getStorageTypeMin(), type.getStorageTypeMax());
+  encoding.range =
+      QuantRange(type.getStorageTypeMin(), type.getStorageTypeMax());
   encoding.storageType =
       IntegerType::get(type.getContext(), type.getStorageTypeIntegralWidth());
   encoding.expressedType = expressed;
-  encoding.scale = makeConstant(scales, scaleShape, ranked != nullptr, expressed);
+  encoding.scale =
+      makeConstant(scales, scaleShape, ranked != nullptr, expressed);
 
   if (llvm::any_of(zeroPoints, [](int64_t zp) { return zp != 0; })) {
     FloatType offsetType = exactOffsetType(zeroPoints, expressed);
@@ -184,18 +185,17 @@ SmallVector<APFloat> readFloats(Attribute attr) {
 
 /// Builds a quant type with its own verifier, keeping its message.
 template <typename QuantTypeT, typename... Args>
-FailureOr<quant::QuantizedType> getChecked(MLIRContext *ctx,
-                                           std::string &whyNot,
-                                           Args &&...args) {
+FailureOr<quant::QuantizedType>
+getChecked(MLIRContext *ctx, std::string &whyNot, Args &&...args) {
   std::string message;
   ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
     if (message.empty())
       message = diag.str();
     return success();
   });
-  QuantTypeT type = QuantTypeT::getChecked(
-      [&] { return emitError(UnknownLoc::get(ctx)); },
-      std::forward<Args>(args)...);
+  QuantTypeT type =
+      QuantTypeT::getChecked([&] { return emitError(UnknownLoc::get(ctx)); },
+                             std::forward<Args>(args)...);
   if (!type) {
     whyNot = "the quant dialect rejects the type: " + message;
     return failure();
@@ -223,9 +223,9 @@ FailureOr<quant::QuantizedType> mlir::quant_affine::getQuantType(
   for (const APFloat &scale : scales) {
     APFloat viaExpressed = roundTo(roundTo(scale, expressed), computeType);
     if (!roundTo(scale, computeType).bitwiseIsEqual(viaExpressed))
-      return fail("scale " + str(scale) + " is not exact in the expressed type " +
-                  printed(expressed) + " and the op computes in " +
-                  printed(computeType));
+      return fail("scale " + str(scale) +
+                  " is not exact in the expressed type " + printed(expressed) +
+                  " and the op computes in " + printed(computeType));
     scaleValues.push_back(
         roundTo(roundTo(scale, expressed), Float64Type::get(ctx))
             .convertToDouble());
@@ -296,7 +296,8 @@ FailureOr<quant::QuantizedType> mlir::quant_affine::getQuantType(
                                  : llvm::isUIntN(width, zeroPoint);
     if (!fits)
       return fail("zero point " + Twine(zeroPoint) + " does not fit the " +
-                  Twine(width) + "-bit storage, where sub-channel types keep "
+                  Twine(width) +
+                  "-bit storage, where sub-channel types keep "
                   "their zero points");
     storedZeroPoints.push_back(APInt(width, zeroPoint, range.isSigned()));
   }

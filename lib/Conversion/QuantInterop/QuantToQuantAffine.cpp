@@ -116,9 +116,9 @@ struct DequantizeCastToDequantize
     ArrayRef<int64_t> blockSize;
     if (encoding->blockSize)
       blockSize = *encoding->blockSize;
-    rewriter.replaceOpWithNewOp<DequantizeOp>(
-        op, op.getType(), adaptor.getInput(), scale, offset, encoding->range,
-        blockSize);
+    rewriter.replaceOpWithNewOp<DequantizeOp>(op, op.getType(),
+                                              adaptor.getInput(), scale, offset,
+                                              encoding->range, blockSize);
     return success();
   }
 };
@@ -138,8 +138,7 @@ struct EraseStorageCast : public OpConversionPattern<quant::StorageCastOp> {
 /// A tensor op on quantized tensors, cloned onto the storage integers.
 struct RetypeTensorOp : public ConversionPattern {
   RetypeTensorOp(const TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {
-  }
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -177,8 +176,8 @@ struct ConvertQuantToQuantAffinePass
     // Upstream's quant folders take dcast(qcast(x)) for x: never fold.
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
-    if (failed(applyPartialConversion(root, target, std::move(patterns),
-                                      config)))
+    if (failed(
+            applyPartialConversion(root, target, std::move(patterns), config)))
       signalPassFailure();
   }
 };
@@ -196,8 +195,8 @@ void mlir::quant_affine::populateQuantToQuantAffineTypeConversions(
     quant::QuantizedType element = quantElementOf(type);
     if (!element)
       return type;
-    return type.clone(IntegerType::get(
-        type.getContext(), element.getStorageTypeIntegralWidth()));
+    return type.clone(IntegerType::get(type.getContext(),
+                                       element.getStorageTypeIntegralWidth()));
   });
 }
 

@@ -59,8 +59,7 @@ LogicalResult checkQuantTypesConvertible(Operation *root);
 /// (quant.scast + quant.dcast) when a !quant.uniform type encodes exactly
 /// what it computes. Otherwise leaves it and sets `whyNot`.
 LogicalResult rewriteAsQuantCasts(RewriterBase &rewriter,
-                                  QuantizerOpInterface op,
-                                  std::string &whyNot);
+                                  QuantizerOpInterface op, std::string &whyNot);
 
 } // namespace quant_affine
 } // namespace mlir
