@@ -464,7 +464,11 @@ struct QuantizerToLinalg : OpInterfaceConversionPattern<QuantizerOpInterface> {
     RankedTensorType refinedInput = facts.input, refinedScale = facts.scale;
     Value input = castTo(rewriter, loc, v.input, refinedInput);
     Value scale = castTo(rewriter, loc, v.scale, refinedScale);
-    Value offset = castTo(rewriter, loc, v.offset, refinedScale);
+    // The offset has the scale's shape but its own element type.
+    Value offset =
+        v.offset ? castTo(rewriter, loc, v.offset,
+                          refinedScale.clone(getElementTypeOrSelf(v.offset)))
+                 : Value();
     Value result;
     if (llvm::is_contained(refinedInput.getShape(), 0)) {
       // No elements: nothing to compute (and no block to split).
