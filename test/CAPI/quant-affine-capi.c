@@ -9,8 +9,9 @@
 // RUN: %quant_affine_tools_dir/quant-affine-capi-test 2>&1 | FileCheck %s
 
 // Builds a function with each quant_affine op through the C API, verifies and
-// prints it, checks that a bad op fails verification, and runs the CPU
-// pipeline on the function through the C pass manager.
+// prints it, checks that a bad op fails verification, runs the CPU pipeline
+// on the function through the C pass manager, and converts upstream quant
+// casts to quant_affine and back.
 
 #include "quant-affine-c/Dialect/QuantAffine.h"
 #include "quant-affine-c/Passes.h"
@@ -210,6 +211,49 @@ int main(void) {
   // CHECK: llvm.fptosi {{.*}} : vector<8xf32> to vector<8xi8>
   // CHECK: llvm.fdiv {{.*}} : vector<8xf64>
   // CHECK: llvm.return
+
+  // Upstream quant casts, converted both ways by the passes registered above.
+  MlirModule quantModule = mlirModuleCreateParse(
+      ctx, str("func.func @casts(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+               "  %q = quant.qcast %x : tensor<4xf32> to "
+               "tensor<4x!quant.uniform<i8:f32, 0.5:3>>\n"
+               "  %d = quant.dcast %q : tensor<4x!quant.uniform<i8:f32, "
+               "0.5:3>> to tensor<4xf32>\n"
+               "  return %d : tensor<4xf32>\n"
+               "}\n"));
+  MlirPassManager interop = mlirPassManagerCreate(ctx);
+  parsed = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(interop),
+      str("builtin.module(convert-quant-to-quant-affine)"), printToStderr,
+      NULL);
+  MlirOperation quantOp = mlirModuleGetOperation(quantModule);
+  ran = mlirPassManagerRunOnOp(interop, quantOp);
+  printf("from quant: %s\n",
+         mlirLogicalResultIsSuccess(parsed) && mlirLogicalResultIsSuccess(ran)
+             ? "success"
+             : "failure");
+  mlirOperationPrint(quantOp, printToStdout, NULL);
+  printf("\n");
+  // CHECK: from quant: success
+  // CHECK: quant_affine.quantize %{{.*}} range [-128, 127]
+  // CHECK: quant_affine.dequantize %{{.*}} range [-128, 127]
+  MlirPassManager back = mlirPassManagerCreate(ctx);
+  parsed = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(back),
+      str("builtin.module(convert-quant-affine-to-quant)"), printToStderr, NULL);
+  ran = mlirPassManagerRunOnOp(back, quantOp);
+  printf("to quant: %s\n",
+         mlirLogicalResultIsSuccess(parsed) && mlirLogicalResultIsSuccess(ran)
+             ? "success"
+             : "failure");
+  mlirOperationPrint(quantOp, printToStdout, NULL);
+  printf("\n");
+  // CHECK: to quant: success
+  // CHECK: quant.qcast %{{.*}} : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>>
+  // CHECK: quant.dcast
+  mlirPassManagerDestroy(back);
+  mlirPassManagerDestroy(interop);
+  mlirModuleDestroy(quantModule);
 
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
