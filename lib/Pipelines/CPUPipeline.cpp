@@ -143,8 +143,10 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
       succeeded(target) ? deriveCPUStrategy(*target) : CPUStrategy();
 
   // 0. Programs in upstream's quant dialect: its casts become our ops.
-  if (options.fromQuant)
-    pm.addPass(createConvertQuantToQuantAffinePass());
+  // Without from-quant, such programs are refused here, clearly.
+  ConvertQuantToQuantAffinePassOptions fromQuant;
+  fromQuant.diagnoseOnly = !options.fromQuant;
+  pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
 

@@ -75,8 +75,10 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
 void mlir::quant_affine::addGPUMappingStages(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   // 0. Programs in upstream's quant dialect: its casts become our ops.
-  if (options.fromQuant)
-    pm.addPass(createConvertQuantToQuantAffinePass());
+  // Without from-quant, such programs are refused here, clearly.
+  ConvertQuantToQuantAffinePassOptions fromQuant;
+  fromQuant.diagnoseOnly = !options.fromQuant;
+  pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks);
 

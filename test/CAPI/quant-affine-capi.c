@@ -240,7 +240,8 @@ int main(void) {
   MlirPassManager back = mlirPassManagerCreate(ctx);
   parsed = mlirParsePassPipeline(
       mlirPassManagerGetAsOpPassManager(back),
-      str("builtin.module(convert-quant-affine-to-quant)"), printToStderr, NULL);
+      str("builtin.module(convert-quant-affine-to-quant)"), printToStderr,
+      NULL);
   ran = mlirPassManagerRunOnOp(back, quantOp);
   printf("to quant: %s\n",
          mlirLogicalResultIsSuccess(parsed) && mlirLogicalResultIsSuccess(ran)
@@ -249,8 +250,8 @@ int main(void) {
   mlirOperationPrint(quantOp, printToStdout, NULL);
   printf("\n");
   // CHECK: to quant: success
-  // CHECK: quant.qcast %{{.*}} : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>>
-  // CHECK: quant.dcast
+  // CHECK: quant.qcast %{{.*}} : tensor<4xf32> to
+  // tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>> CHECK: quant.dcast
   mlirPassManagerDestroy(back);
   mlirPassManagerDestroy(interop);
   mlirModuleDestroy(quantModule);

@@ -144,6 +144,12 @@ def ConvertQuantToQuantAffinePass : Pass<"convert-quant-to-quant-affine"> {
         : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xi8>
     ```
   }];
+  let options = [
+    Option<"diagnoseOnly", "diagnose-only", "bool", /*default=*/"false",
+           "Convert nothing: report the first op carrying a quant type as an "
+           "error naming the pipelines' from-quant option (what the "
+           "pipelines run without it)">
+  ];
   let dependentDialects = [
     "arith::ArithDialect", "quant_affine::QuantAffineDialect",
     "quant::QuantDialect"

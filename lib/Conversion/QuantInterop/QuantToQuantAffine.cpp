@@ -160,11 +160,47 @@ struct RetypeTensorOp : public ConversionPattern {
   }
 };
 
+/// Whether `op` is a quant op or carries a quant type (function signatures
+/// and block arguments included).
+bool carriesQuantTypes(Operation *op) {
+  if (isa_and_present<quant::QuantDialect>(op->getDialect()))
+    return true;
+  auto isQuant = [](Type type) { return quantElementOf(type) != nullptr; };
+  if (llvm::any_of(op->getOperandTypes(), isQuant) ||
+      llvm::any_of(op->getResultTypes(), isQuant))
+    return true;
+  if (auto function = dyn_cast<FunctionOpInterface>(op))
+    return llvm::any_of(function.getArgumentTypes(), isQuant) ||
+           llvm::any_of(function.getResultTypes(), isQuant);
+  return false;
+}
+
+/// Reports the first op carrying a quant type: the pipelines' answer when
+/// from-quant is off, instead of failing later on an op they cannot lower.
+LogicalResult rejectQuantTypes(Operation *root) {
+  WalkResult walk = root->walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (!carriesQuantTypes(op))
+      return WalkResult::advance();
+    op->emitOpError() << "uses the quant dialect: pass from-quant=true to the "
+                         "pipeline (or run --convert-quant-to-quant-affine "
+                         "first)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct ConvertQuantToQuantAffinePass
     : quant_affine::impl::ConvertQuantToQuantAffinePassBase<
           ConvertQuantToQuantAffinePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     Operation *root = getOperation();
+    if (diagnoseOnly) {
+      if (failed(rejectQuantTypes(root)))
+        signalPassFailure();
+      return;
+    }
     if (failed(checkQuantTypesConvertible(root)))
       return signalPassFailure();
     TypeConverter converter;
