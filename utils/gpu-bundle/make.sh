@@ -31,7 +31,7 @@ cp "$BUILD/lib/libquant_affine_cuda_runtime.so" "$BUILD/bin/quant-affine-cuda-pr
 build_program() {
   local name
   name=$(basename "$1" .mlir)
-  "$BUILD/bin/quant-affine-opt" "$1" --quant-affine-gpu-pipeline="chip=$CHIP format=fatbin cuda-path=$CUDA" \
+  "$BUILD/bin/quant-affine-opt" "$1" --quant-affine-gpu-pipeline="chip=$CHIP format=fatbin cuda-path=$CUDA from-quant=true" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | sed 's/^define void @main()/define void @quant_affine_test_main()/' > "$BUNDLE/$name.ll"
   "$LLVM/clang" -O1 -Wno-override-module -c "$BUNDLE/$name.ll" -o "$BUNDLE/$name.o"
@@ -49,7 +49,7 @@ done
 mkdir -p "$BUNDLE/cpu-tests"
 for name in conformance-quantize conformance-dequantize conformance-qdq \
     conformance-compute-encoding conformance-float-qdq conformance-torchao \
-    seeds variants; do
+    seeds variants quant-programs; do
   echo "== CPU/$name"
   build_program "$ROOT/test/Integration/CPU/$name.mlir" "$BUNDLE/cpu-tests"
 done
