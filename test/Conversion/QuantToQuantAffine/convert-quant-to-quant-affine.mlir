@@ -152,3 +152,16 @@ func.func @boundaries(%x: tensor<8x!quant.uniform<i8:f32, 0.5>>, %n: index, %fla
 ^bb1(%out: tensor<4x!quant.uniform<i8:f32, 0.5>>):
   return %out : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// A zero point that only f64 holds exactly (2^53 - 1) gives an f64 offset;
+// one more (2^53 + 1) has no exact float and is refused (errors.mlir).
+// CHECK-LABEL: func.func @zero_point_in_f64
+// CHECK: %[[O:.*]] = arith.constant dense<0xC33FFFFFFFFFFFFF> : tensor<f64>
+// CHECK: quant_affine.quantize %{{.*}}, %{{.*}}, %[[O]] range [-2147483648, 2147483647] : (tensor<4xf32>, tensor<f32>, tensor<f64>) -> tensor<4xi32>
+func.func @zero_point_in_f64(%x: tensor<4xf32>) -> tensor<4xi32> {
+  %q = quant.qcast %x : tensor<4xf32> to tensor<4x!quant.uniform<i32:f32, 0.5:9007199254740991>>
+  %i = quant.scast %q : tensor<4x!quant.uniform<i32:f32, 0.5:9007199254740991>> to tensor<4xi32>
+  return %i : tensor<4xi32>
+}

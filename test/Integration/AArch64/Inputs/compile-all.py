@@ -33,9 +33,11 @@ def main():
         if "--quant-affine-cpu-pipeline" not in text or "--transform-interpreter" in text:
             continue
         files += 1
+        # Programs written in upstream's quant dialect (docs/Interop.md).
+        extra = " from-quant=true" if "from-quant=true" in text else ""
         for target in TARGETS:
             steps = [
-                [opt, path, "--quant-affine-cpu-pipeline=" + target],
+                [opt, path, "--quant-affine-cpu-pipeline=" + target + extra],
                 [translate, "--mlir-to-llvmir"],
                 [llc, "-O2", "-o", os.devnull],
             ]
