@@ -44,6 +44,21 @@ static MlirStringRef str(const char *text) {
   return mlirStringRefCreateFromCString(text);
 }
 
+/// Runs the pass pipeline `text` on `op` and prints whether it succeeded
+/// (as `label: success`) and the op.
+static void runNamedPipeline(MlirContext ctx, MlirOperation op,
+                             const char *text, const char *label) {
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirLogicalResult parsed = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(pm), str(text), printToStderr, NULL);
+  int ok = mlirLogicalResultIsSuccess(parsed) &&
+           mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op));
+  printf("%s: %s\n", label, ok ? "success" : "failure");
+  mlirOperationPrint(op, printToStdout, NULL);
+  printf("\n");
+  mlirPassManagerDestroy(pm);
+}
+
 static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
                                     MlirAttribute attr) {
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
@@ -221,39 +236,18 @@ int main(void) {
                "0.5:3>> to tensor<4xf32>\n"
                "  return %d : tensor<4xf32>\n"
                "}\n"));
-  MlirPassManager interop = mlirPassManagerCreate(ctx);
-  parsed = mlirParsePassPipeline(
-      mlirPassManagerGetAsOpPassManager(interop),
-      str("builtin.module(convert-quant-to-quant-affine)"), printToStderr,
-      NULL);
   MlirOperation quantOp = mlirModuleGetOperation(quantModule);
-  ran = mlirPassManagerRunOnOp(interop, quantOp);
-  printf("from quant: %s\n",
-         mlirLogicalResultIsSuccess(parsed) && mlirLogicalResultIsSuccess(ran)
-             ? "success"
-             : "failure");
-  mlirOperationPrint(quantOp, printToStdout, NULL);
-  printf("\n");
+  runNamedPipeline(ctx, quantOp,
+                   "builtin.module(convert-quant-to-quant-affine)",
+                   "from quant");
   // CHECK: from quant: success
   // CHECK: quant_affine.quantize %{{.*}} range [-128, 127]
   // CHECK: quant_affine.dequantize %{{.*}} range [-128, 127]
-  MlirPassManager back = mlirPassManagerCreate(ctx);
-  parsed = mlirParsePassPipeline(
-      mlirPassManagerGetAsOpPassManager(back),
-      str("builtin.module(convert-quant-affine-to-quant)"), printToStderr,
-      NULL);
-  ran = mlirPassManagerRunOnOp(back, quantOp);
-  printf("to quant: %s\n",
-         mlirLogicalResultIsSuccess(parsed) && mlirLogicalResultIsSuccess(ran)
-             ? "success"
-             : "failure");
-  mlirOperationPrint(quantOp, printToStdout, NULL);
-  printf("\n");
+  runNamedPipeline(ctx, quantOp,
+                   "builtin.module(convert-quant-affine-to-quant)", "to quant");
   // CHECK: to quant: success
   // CHECK: quant.qcast %{{.*}} : tensor<4xf32> to
   // tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>> CHECK: quant.dcast
-  mlirPassManagerDestroy(back);
-  mlirPassManagerDestroy(interop);
   mlirModuleDestroy(quantModule);
 
   mlirPassManagerDestroy(pm);

@@ -22,7 +22,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -35,14 +35,6 @@ using namespace mlir;
 using namespace mlir::quant_affine;
 
 namespace {
-
-/// `value` as the IR prints it.
-template <typename T> std::string printed(const T &value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << value;
-  return text;
-}
 
 /// `type` (a scalar or a ranked tensor) with element type `element`.
 Type withElementType(Type type, Type element) {
@@ -78,17 +70,19 @@ std::string whyNotQuantCast(QuantizerOpInterface op,
   Type gridSide =
       quantizes ? op.getResult().getType() : op.getInput().getType();
   if (!isa<RankedTensorType>(floatSide) && isa<ShapedType>(floatSide))
-    return "quant casts take scalars and tensors, not " + printed(floatSide);
+    return llvm::formatv("quant casts take scalars and tensors, not {0}",
+                         floatSide);
   if (!isa<IntegerType>(getElementTypeOrSelf(gridSide)))
-    return "the grid values are held in " + printed(gridSide) +
-           ", not in an integer storage type";
+    return llvm::formatv(
+        "the grid values are held in {0}, not in an integer storage type",
+        gridSide);
   auto floatType = cast<FloatType>(getElementTypeOrSelf(floatSide));
   FloatType defaultType =
       getEffectiveComputeType(spec.formula.kind, floatType, spec.range);
   if (spec.computeType != defaultType)
-    return "'compute_type' " + printed(spec.computeType) +
-           " is not the default rule's " + printed(defaultType) +
-           ", which is what quant casts compute in";
+    return llvm::formatv("'compute_type' {0} is not the default rule's {1}, "
+                         "which is what quant casts compute in",
+                         spec.computeType, defaultType);
   if (!constantFloats(op.getScale()))
     return "the scale is not a constant";
   if (op.getOffset() && !constantFloats(op.getOffset()))

@@ -64,64 +64,43 @@ bool isConvertedOp(Operation *op) {
          isElementAgnosticTensorOp(op);
 }
 
-/// The constant scale and offset operands of `encoding`.
-std::pair<Value, Value> materializeEncoding(OpBuilder &builder, Location loc,
-                                            const AffineEncoding &encoding) {
-  Value scale = arith::ConstantOp::create(builder, loc, encoding.scale);
-  Value offset;
-  if (encoding.offset)
-    offset = arith::ConstantOp::create(builder, loc, encoding.offset);
-  return {scale, offset};
-}
-
-struct QuantizeCastToQuantize
-    : public OpConversionPattern<quant::QuantizeCastOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A quant cast as the quant_affine op `AffineOp`: the quantized side's
+/// type gives the encoding, as constants; the other side stays.
+template <typename CastOp, typename AffineOp>
+struct CastToQuantizer : public OpConversionPattern<CastOp> {
+  using OpConversionPattern<CastOp>::OpConversionPattern;
+  using OpAdaptor = typename CastOp::Adaptor;
 
   LogicalResult
-  matchAndRewrite(quant::QuantizeCastOp op, OpAdaptor adaptor,
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    bool quantizes = std::is_same_v<CastOp, quant::QuantizeCastOp>;
+    Type quantizedSide =
+        quantizes ? op.getResult().getType() : op.getInput().getType();
     std::string whyNot;
     FailureOr<AffineEncoding> encoding =
-        getAffineEncoding(op.getQuantizedType(), op.getType(), whyNot);
+        getAffineEncoding(op.getQuantizedType(), quantizedSide, whyNot);
     if (failed(encoding))
       return rewriter.notifyMatchFailure(op, whyNot);
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    auto [scale, offset] =
-        materializeEncoding(rewriter, op.getLoc(), *encoding);
+    Location loc = op.getLoc();
+    Value scale = arith::ConstantOp::create(rewriter, loc, encoding->scale);
+    Value offset;
+    if (encoding->offset)
+      offset = arith::ConstantOp::create(rewriter, loc, encoding->offset);
     ArrayRef<int64_t> blockSize;
     if (encoding->blockSize)
       blockSize = *encoding->blockSize;
-    rewriter.replaceOpWithNewOp<QuantizeOp>(op, resultType, adaptor.getInput(),
-                                            scale, offset, encoding->range,
-                                            blockSize);
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<AffineOp>(op, resultType, adaptor.getInput(),
+                                          scale, offset, encoding->range,
+                                          blockSize);
     return success();
   }
 };
-
-struct DequantizeCastToDequantize
-    : public OpConversionPattern<quant::DequantizeCastOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(quant::DequantizeCastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    std::string whyNot;
-    FailureOr<AffineEncoding> encoding = getAffineEncoding(
-        op.getQuantizedType(), op.getInput().getType(), whyNot);
-    if (failed(encoding))
-      return rewriter.notifyMatchFailure(op, whyNot);
-    auto [scale, offset] =
-        materializeEncoding(rewriter, op.getLoc(), *encoding);
-    ArrayRef<int64_t> blockSize;
-    if (encoding->blockSize)
-      blockSize = *encoding->blockSize;
-    rewriter.replaceOpWithNewOp<DequantizeOp>(op, op.getType(),
-                                              adaptor.getInput(), scale, offset,
-                                              encoding->range, blockSize);
-    return success();
-  }
-};
+using QuantizeCastToQuantize =
+    CastToQuantizer<quant::QuantizeCastOp, QuantizeOp>;
+using DequantizeCastToDequantize =
+    CastToQuantizer<quant::DequantizeCastOp, DequantizeOp>;
 
 /// A storage cast is the identity on storage integers.
 struct EraseStorageCast : public OpConversionPattern<quant::StorageCastOp> {
