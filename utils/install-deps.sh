@@ -13,6 +13,8 @@ packages=(
   libgtest-dev
   libomp-22-dev          # the OpenMP runtime of the CPU pipeline's openmp option
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross  # AArch64 runs under qemu
+  libonnx-dev libprotobuf-dev  # quant-affine-translate --import-onnx
+  libonnx-testdata python3-onnx  # ONNX's node tests; building test models
 )
 missing=()
 for p in "${packages[@]}"; do

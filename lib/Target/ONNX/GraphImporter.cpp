@@ -1,0 +1,338 @@
+//===- GraphImporter.cpp - An ONNX graph as a func.func -------------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphImporter.h"
+
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Target/ONNX/Import.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine;
+using namespace mlir::quant_affine::onnx_import;
+
+Type mlir::quant_affine::onnx_import::elementTypeOf(OnnxType type,
+                                                    MLIRContext *ctx) {
+  Builder b(ctx);
+  switch (type) {
+  case OnnxType::Float:
+    return b.getF32Type();
+  case OnnxType::Double:
+    return b.getF64Type();
+  case OnnxType::Float16:
+    return b.getF16Type();
+  case OnnxType::BFloat16:
+    return b.getBF16Type();
+  case OnnxType::Float8E4M3FN:
+    return b.getType<Float8E4M3FNType>();
+  case OnnxType::Float8E4M3FNUZ:
+    return b.getType<Float8E4M3FNUZType>();
+  case OnnxType::Float8E5M2:
+    return b.getType<Float8E5M2Type>();
+  case OnnxType::Float8E5M2FNUZ:
+    return b.getType<Float8E5M2FNUZType>();
+  case OnnxType::Float4E2M1:
+    return b.getType<Float4E2M1FNType>();
+  case OnnxType::Bool:
+    return b.getI1Type();
+  case OnnxType::Int4:
+  case OnnxType::UInt4:
+    return b.getIntegerType(4);
+  case OnnxType::Int8:
+  case OnnxType::UInt8:
+    return b.getI8Type();
+  case OnnxType::Int16:
+  case OnnxType::UInt16:
+    return b.getI16Type();
+  case OnnxType::Int32:
+  case OnnxType::UInt32:
+    return b.getI32Type();
+  case OnnxType::Int64:
+  case OnnxType::UInt64:
+    return b.getI64Type();
+  default:
+    return {};
+  }
+}
+
+bool mlir::quant_affine::onnx_import::isUnsignedInteger(OnnxType type) {
+  return type == OnnxType::UInt4 || type == OnnxType::UInt8 ||
+         type == OnnxType::UInt16 || type == OnnxType::UInt32 ||
+         type == OnnxType::UInt64;
+}
+
+bool mlir::quant_affine::onnx_import::isFloatType(OnnxType type) {
+  switch (type) {
+  case OnnxType::Float:
+  case OnnxType::Double:
+  case OnnxType::Float16:
+  case OnnxType::BFloat16:
+  case OnnxType::Float8E4M3FN:
+  case OnnxType::Float8E4M3FNUZ:
+  case OnnxType::Float8E5M2:
+  case OnnxType::Float8E5M2FNUZ:
+  case OnnxType::Float4E2M1:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::quant_affine::onnx_import::integerRange(OnnxType type) {
+  switch (type) {
+  case OnnxType::Int4:
+    return std::make_pair(-8, 7);
+  case OnnxType::UInt4:
+    return std::make_pair(0, 15);
+  case OnnxType::Int8:
+    return std::make_pair(-128, 127);
+  case OnnxType::UInt8:
+    return std::make_pair(0, 255);
+  case OnnxType::Int16:
+    return std::make_pair(-32768, 32767);
+  case OnnxType::UInt16:
+    return std::make_pair(0, 65535);
+  case OnnxType::Int32:
+    return std::make_pair(int64_t(INT32_MIN), int64_t(INT32_MAX));
+  default:
+    return std::nullopt;
+  }
+}
+
+DenseElementsAttr
+mlir::quant_affine::onnx_import::denseAttrOf(const OnnxTensor &tensor,
+                                             RankedTensorType type) {
+  Type element = type.getElementType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  int64_t count = type.getNumElements();
+  // Bits of element `i` of the little-endian storage (4-bit types packed
+  // two a byte, low nibble first).
+  auto bitsOf = [&](int64_t i) -> std::optional<APInt> {
+    if (bits == 4) {
+      size_t byte = static_cast<size_t>(i / 2);
+      if (byte >= tensor.bytes.size())
+        return std::nullopt;
+      uint8_t packed = static_cast<uint8_t>(tensor.bytes[byte]);
+      return APInt(4, i % 2 ? packed >> 4 : packed & 0xF);
+    }
+    unsigned width = bits == 1 ? 8 : bits;
+    size_t bytes = width / 8;
+    size_t start = static_cast<size_t>(i) * bytes;
+    if (start + bytes > tensor.bytes.size())
+      return std::nullopt;
+    uint64_t value = 0;
+    for (size_t k = 0; k < bytes; ++k)
+      value |= uint64_t(static_cast<uint8_t>(tensor.bytes[start + k]))
+               << (8 * k);
+    if (bits == 1)
+      return APInt(1, value != 0);
+    return APInt(bits, value);
+  };
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < count; ++i) {
+      std::optional<APInt> raw = bitsOf(i);
+      if (!raw)
+        return {};
+      values.push_back(APFloat(floatType.getFloatSemantics(), *raw));
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < count; ++i) {
+    std::optional<APInt> raw = bitsOf(i);
+    if (!raw)
+      return {};
+    values.push_back(*raw);
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
+GraphImporter::GraphImporter(const OnnxModel &model, OpBuilder &builder,
+                             llvm::StringRef sourceName)
+    : model(model), b(builder), sourceName(sourceName.str()) {
+  auto it = model.opsets.find("");
+  if (it != model.opsets.end())
+    defaultOpset = it->second;
+}
+
+Location GraphImporter::locationOf(const OnnxNode &node) {
+  std::string name = node.name.empty() ? node.opType : node.name;
+  return NameLoc::get(StringAttr::get(context(), name),
+                      FileLineColLoc::get(context(), sourceName, 0, 0));
+}
+
+InFlightDiagnostic GraphImporter::emitError(const OnnxNode &node) {
+  InFlightDiagnostic diag = mlir::emitError(locationOf(node));
+  diag << "node '" << node.name << "' (" << node.opType << "): ";
+  return diag;
+}
+
+FailureOr<GraphValue> GraphImporter::get(const OnnxNode &node,
+                                         llvm::StringRef name) {
+  auto it = values.find(name);
+  if (it == values.end())
+    return emitError(node) << "input '" << name
+                           << "' is not produced by any earlier node, "
+                              "initializer or graph input";
+  return it->second;
+}
+
+std::optional<std::string>
+GraphImporter::optionalInput(const OnnxNode &node, size_t index) const {
+  if (index >= node.inputs.size() || node.inputs[index].empty())
+    return std::nullopt;
+  return node.inputs[index];
+}
+
+int64_t GraphImporter::intAttr(const OnnxNode &node, llvm::StringRef name,
+                               int64_t fallback) const {
+  const OnnxAttribute *attribute = node.attribute(name);
+  if (!attribute || attribute->kind != OnnxAttribute::Kind::Int)
+    return fallback;
+  return attribute->i;
+}
+
+FailureOr<GraphValue> GraphImporter::constantOf(const OnnxTensor &tensor,
+                                                Location loc) {
+  Type element = elementTypeOf(tensor.type, context());
+  if (!element)
+    return mlir::emitError(loc)
+           << "tensor '" << tensor.name << "' has element type "
+           << onnxTypeName(tensor.type) << ", which the importer does not hold";
+  auto type = RankedTensorType::get(tensor.dims, element);
+  DenseElementsAttr attr = denseAttrOf(tensor, type);
+  if (!attr)
+    return mlir::emitError(loc) << "tensor '" << tensor.name << "' holds "
+                                << tensor.bytes.size()
+                                << " bytes, too few for " << type;
+  Value constant = arith::ConstantOp::create(b, loc, attr);
+  return GraphValue{constant, tensor.type};
+}
+
+static const NodeImporterTable &nodeImporters() {
+  static const NodeImporterTable table = [] {
+    NodeImporterTable t;
+    addQuantNodeImporters(t);
+    return t;
+  }();
+  return table;
+}
+
+LogicalResult GraphImporter::importNode(const OnnxNode &node) {
+  if (!node.domain.empty() && node.domain != "com.microsoft")
+    return emitError(node) << "domain '" << node.domain
+                           << "' is not supported";
+  const NodeImporterTable &table = nodeImporters();
+  std::string key =
+      node.domain.empty() ? node.opType : node.domain + "." + node.opType;
+  auto it = table.find(key);
+  if (it == table.end())
+    return emitError(node) << "op type '" << key << "' is not supported";
+  return it->second(*this, node);
+}
+
+namespace {
+
+/// The tensor type of a graph input or output, dynamic where the model
+/// gives no size.
+FailureOr<RankedTensorType> tensorTypeOf(const OnnxValueInfo &info,
+                                         MLIRContext *ctx, Location loc) {
+  Type element = elementTypeOf(info.type, ctx);
+  if (!element)
+    return mlir::emitError(loc)
+           << "graph value '" << info.name << "' has element type "
+           << onnxTypeName(info.type) << ", which the importer does not hold";
+  if (!info.shape)
+    return mlir::emitError(loc) << "graph value '" << info.name
+                                << "' has no shape (its rank is unknown)";
+  SmallVector<int64_t> dims;
+  for (const OnnxDim &dim : *info.shape)
+    dims.push_back(dim.size ? *dim.size : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, element);
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
+    const OnnxModel &model, llvm::StringRef sourceName, MLIRContext *ctx) {
+  ctx->loadDialect<arith::ArithDialect, func::FuncDialect, tensor::TensorDialect,
+                   QuantAffineDialect>();
+  Location fileLoc = FileLineColLoc::get(ctx, sourceName, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  const OnnxGraph &graph = model.graph;
+  llvm::StringSet<> initializerNames;
+  for (const OnnxTensor &init : graph.initializers)
+    initializerNames.insert(init.name);
+
+  // Graph inputs that an initializer does not provide are the arguments.
+  SmallVector<const OnnxValueInfo *> arguments;
+  SmallVector<Type> argumentTypes, resultTypes;
+  for (const OnnxValueInfo &input : graph.inputs) {
+    if (initializerNames.contains(input.name))
+      continue;
+    FailureOr<RankedTensorType> type = tensorTypeOf(input, ctx, fileLoc);
+    if (failed(type))
+      return nullptr;
+    arguments.push_back(&input);
+    argumentTypes.push_back(*type);
+  }
+  for (const OnnxValueInfo &output : graph.outputs) {
+    FailureOr<RankedTensorType> type = tensorTypeOf(output, ctx, fileLoc);
+    if (failed(type))
+      return nullptr;
+    resultTypes.push_back(*type);
+  }
+
+  auto function = func::FuncOp::create(
+      builder, fileLoc, kGraphFunctionName,
+      builder.getFunctionType(argumentTypes, resultTypes));
+  if (!graph.name.empty())
+    function->setAttr("onnx.graph_name", builder.getStringAttr(graph.name));
+  Block *entry = function.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  GraphImporter importer(model, builder, sourceName);
+  for (auto [info, argument] : llvm::zip(arguments, entry->getArguments()))
+    importer.set(info->name, GraphValue{argument, info->type});
+  for (const OnnxTensor &init : graph.initializers) {
+    FailureOr<GraphValue> constant = importer.constantOf(init, fileLoc);
+    if (failed(constant))
+      return nullptr;
+    importer.set(init.name, *constant);
+  }
+  for (const OnnxNode &node : graph.nodes)
+    if (failed(importer.importNode(node)))
+      return nullptr;
+
+  SmallVector<Value> results;
+  for (auto [output, type] : llvm::zip(graph.outputs, resultTypes)) {
+    OnnxNode returnNode;
+    returnNode.name = output.name;
+    returnNode.opType = "graph output";
+    FailureOr<GraphValue> value = importer.get(returnNode, output.name);
+    if (failed(value))
+      return nullptr;
+    Value result = value->value;
+    if (result.getType() != type)
+      result = tensor::CastOp::create(builder, fileLoc, type, result);
+    results.push_back(result);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  return module;
+}

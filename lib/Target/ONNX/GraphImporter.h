@@ -1,0 +1,101 @@
+//===- GraphImporter.h - State of one graph's import ------------*- C++ -*-===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The values of a graph by name, with the ONNX element type of each (MLIR's
+// integers are signless: uint8 and int8 are both i8), and the helpers node
+// importers share. Node importers live in files by kind (QuantNodes.cpp,
+// ...) and register themselves in a table keyed by op type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANT_AFFINE_LIB_TARGET_ONNX_GRAPHIMPORTER_H
+#define QUANT_AFFINE_LIB_TARGET_ONNX_GRAPHIMPORTER_H
+
+#include "QuantAffine/Target/ONNX/OnnxModel.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+
+namespace mlir {
+namespace quant_affine {
+namespace onnx_import {
+
+/// A graph value: the MLIR value and the ONNX element type it holds.
+struct GraphValue {
+  Value value;
+  OnnxType type = OnnxType::Undefined;
+};
+
+/// The MLIR element type that holds `type` (signless for integers), or null.
+Type elementTypeOf(OnnxType type, MLIRContext *context);
+/// Whether `type` is an unsigned integer type (uint4 ... uint64).
+bool isUnsignedInteger(OnnxType type);
+/// Whether `type` is a float type (float8 and float4 included).
+bool isFloatType(OnnxType type);
+/// The values `type` holds, as a quant_affine grid, for integer types.
+std::optional<std::pair<int64_t, int64_t>> integerRange(OnnxType type);
+/// `tensor`'s values as an attribute of `type` (a tensor of the right shape).
+DenseElementsAttr denseAttrOf(const OnnxTensor &tensor, RankedTensorType type);
+
+class GraphImporter {
+public:
+  GraphImporter(const OnnxModel &model, OpBuilder &builder,
+                llvm::StringRef sourceName);
+
+  OpBuilder &builder() { return b; }
+  MLIRContext *context() { return b.getContext(); }
+  /// The version of the default ONNX opset the model imports.
+  int64_t opset() const { return defaultOpset; }
+
+  /// The value named `name`, or an error at `node`.
+  FailureOr<GraphValue> get(const OnnxNode &node, llvm::StringRef name);
+  /// The `index`-th input of `node`, or nothing when it is absent or empty.
+  std::optional<std::string> optionalInput(const OnnxNode &node,
+                                           size_t index) const;
+  void set(llvm::StringRef name, GraphValue value) { values[name] = value; }
+  bool has(llvm::StringRef name) const { return values.count(name); }
+
+  /// A location naming the node (its name, or its op type and index).
+  Location locationOf(const OnnxNode &node);
+  /// An error at `node` that starts with `node 'name' (OpType): `.
+  InFlightDiagnostic emitError(const OnnxNode &node);
+  /// The constant of an initializer or test tensor.
+  FailureOr<GraphValue> constantOf(const OnnxTensor &tensor, Location loc);
+
+  /// Integer attribute `name` of `node`, or `fallback`.
+  int64_t intAttr(const OnnxNode &node, llvm::StringRef name,
+                  int64_t fallback) const;
+
+  /// Imports one node through the table of node importers.
+  LogicalResult importNode(const OnnxNode &node);
+
+private:
+  const OnnxModel &model;
+  OpBuilder &b;
+  std::string sourceName;
+  int64_t defaultOpset = 1;
+  llvm::StringMap<GraphValue> values;
+};
+
+/// Imports one node: reads its inputs from and writes its outputs to the
+/// importer.
+using NodeImporter = LogicalResult (*)(GraphImporter &, const OnnxNode &);
+using NodeImporterTable = llvm::StringMap<NodeImporter>;
+
+/// The quantization operators (QuantNodes.cpp).
+void addQuantNodeImporters(NodeImporterTable &table);
+
+} // namespace onnx_import
+} // namespace quant_affine
+} // namespace mlir
+
+#endif // QUANT_AFFINE_LIB_TARGET_ONNX_GRAPHIMPORTER_H

@@ -1,0 +1,178 @@
+//===- TestHarness.cpp - Run a graph on ONNX test data and count mismatches =//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// ONNX's node tests ship inputs and expected outputs as TensorProto files.
+// The harness puts them in the module as constants and compares in MLIR,
+// so that a test is one pipeline run printing one line per output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphImporter.h"
+
+#include "QuantAffine/Target/ONNX/Import.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine::onnx_import;
+
+namespace {
+
+/// The constant of a test tensor.
+FailureOr<Value> testConstant(OpBuilder &b, Location loc,
+                              const OnnxTensor &tensor) {
+  Type element = elementTypeOf(tensor.type, b.getContext());
+  if (!element)
+    return emitError(loc) << "test tensor '" << tensor.name << "' of type "
+                          << onnxTypeName(tensor.type) << " is not supported";
+  auto type = RankedTensorType::get(tensor.dims, element);
+  DenseElementsAttr attr = denseAttrOf(tensor, type);
+  if (!attr)
+    return emitError(loc) << "test tensor '" << tensor.name
+                          << "' holds too few bytes for " << type;
+  return Value(arith::ConstantOp::create(b, loc, attr));
+}
+
+/// An i1 tensor: where `actual` differs from `expected` (same type).
+Value mismatchMask(OpBuilder &b, Location loc, Value actual, Value expected,
+                   TestTolerance tolerance) {
+  auto type = cast<RankedTensorType>(expected.getType());
+  auto maskType = type.clone(b.getI1Type());
+  auto floatType = dyn_cast<FloatType>(type.getElementType());
+  if (!floatType)
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, actual,
+                                 expected);
+  Value bothNaN = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, actual, actual),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, expected,
+                            expected));
+  Value differs;
+  if (tolerance.rtol == 0 && tolerance.atol == 0) {
+    auto bitsType = type.clone(b.getIntegerType(floatType.getWidth()));
+    differs = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::BitcastOp::create(b, loc, bitsType, actual),
+        arith::BitcastOp::create(b, loc, bitsType, expected));
+  } else {
+    // |a - e| > atol + rtol * |e| (NaN compares as different), unless equal
+    // (infinities).
+    auto splat = [&](double value) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getFloatAttr(floatType, value)));
+    };
+    Value diff = math::AbsFOp::create(
+        b, loc, arith::SubFOp::create(b, loc, actual, expected));
+    Value bound = arith::AddFOp::create(
+        b, loc, splat(tolerance.atol),
+        arith::MulFOp::create(b, loc, splat(tolerance.rtol),
+                              math::AbsFOp::create(b, loc, expected)));
+    differs = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, diff, bound),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, actual,
+                              expected));
+  }
+  Value ones = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(maskType, b.getBoolAttr(true)));
+  return arith::AndIOp::create(b, loc, differs,
+                               arith::XOrIOp::create(b, loc, bothNaN, ones));
+}
+
+/// The number of true elements of an i1 tensor, as an i64.
+Value countTrue(OpBuilder &b, Location loc, Value mask) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  Value wide =
+      arith::ExtUIOp::create(b, loc, type.clone(b.getI64Type()), mask);
+  // As one dim (a rank-0 tensor as one element).
+  SmallVector<ReassociationIndices> groups;
+  if (type.getRank() == 0) {
+    wide = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1}, b.getI64Type()), wide, groups);
+  } else if (type.getRank() > 1) {
+    groups.emplace_back();
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      groups.back().push_back(d);
+    wide = tensor::CollapseShapeOp::create(b, loc, wide, groups);
+  }
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                     b.getI64IntegerAttr(0)));
+  auto sum = linalg::ReduceOp::create(
+      b, loc, ValueRange{wide}, ValueRange{zero}, ArrayRef<int64_t>{0},
+      [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value add = arith::AddIOp::create(nested, nestedLoc, args[0], args[1]);
+        linalg::YieldOp::create(nested, nestedLoc, add);
+      });
+  return tensor::ExtractOp::create(b, loc, sum.getResult(0), ValueRange{});
+}
+
+} // namespace
+
+LogicalResult mlir::quant_affine::onnx_import::addTestHarness(
+    ModuleOp module, ArrayRef<OnnxTensor> inputs,
+    ArrayRef<OnnxTensor> expected, TestTolerance tolerance) {
+  MLIRContext *ctx = module.getContext();
+  ctx->loadDialect<linalg::LinalgDialect, math::MathDialect,
+                   tensor::TensorDialect>();
+  Location loc = module.getLoc();
+  auto graph = module.lookupSymbol<func::FuncOp>(kGraphFunctionName);
+  if (!graph)
+    return emitError(loc) << "no @" << kGraphFunctionName << " to test";
+  FunctionType graphType = graph.getFunctionType();
+  if (graphType.getNumInputs() != inputs.size() ||
+      graphType.getNumResults() != expected.size())
+    return emitError(loc) << "the test data has " << inputs.size()
+                          << " inputs and " << expected.size()
+                          << " outputs; the graph takes "
+                          << graphType.getNumInputs() << " and returns "
+                          << graphType.getNumResults();
+
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto unranked = UnrankedTensorType::get(b.getI64Type());
+  auto print = func::FuncOp::create(b, loc, "printMemrefI64",
+                                    b.getFunctionType({unranked}, {}));
+  print.setPrivate();
+  auto main = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, {}));
+  b.setInsertionPointToStart(main.addEntryBlock());
+
+  SmallVector<Value> arguments;
+  for (auto [tensor, type] : llvm::zip(inputs, graphType.getInputs())) {
+    FailureOr<Value> constant = testConstant(b, loc, tensor);
+    if (failed(constant))
+      return failure();
+    Value argument = *constant;
+    if (argument.getType() != type)
+      argument = tensor::CastOp::create(b, loc, type, argument);
+    arguments.push_back(argument);
+  }
+  auto call = func::CallOp::create(b, loc, graph, arguments);
+  for (auto [index, tensor] : llvm::enumerate(expected)) {
+    FailureOr<Value> reference = testConstant(b, loc, tensor);
+    if (failed(reference))
+      return failure();
+    Value actual = call.getResult(index);
+    if (actual.getType() != reference->getType())
+      actual = tensor::CastOp::create(b, loc, reference->getType(), actual);
+    Value count =
+        countTrue(b, loc, mismatchMask(b, loc, actual, *reference, tolerance));
+    Value indexValue = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(index));
+    Value line = tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({2}, b.getI64Type()),
+        ValueRange{indexValue, count});
+    func::CallOp::create(b, loc, print,
+                         ValueRange{tensor::CastOp::create(b, loc, unranked, line)});
+  }
+  func::ReturnOp::create(b, loc);
+  return success();
+}
