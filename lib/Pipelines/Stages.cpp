@@ -144,11 +144,13 @@ void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
   OpPassManager &function = pm.nest<func::FuncOp>();
   function.addPass(memref::createExpandStridedMetadataPass());
   function.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What LLVM has no intrinsic for (erf, atan2, ...) calls libm, an element
+  // at a time on vectors: before the vector lowering, which the extracts
+  // and inserts of those calls need.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  // What LLVM has no intrinsic for (tanh, erf, atan2, ...) calls libm.
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

@@ -34,14 +34,15 @@ static llvm::cl::opt<std::string> testData(
                    "the graph on its input_*.pb and prints the mismatches "
                    "against its output_*.pb"),
     llvm::cl::init(""));
+static llvm::cl::opt<double> relativeTolerance(
+    "onnx-rtol",
+    llvm::cl::desc("Relative tolerance of the test comparison (0 with "
+                   "onnx-atol 0: bit for bit)"),
+    llvm::cl::init(0));
 static llvm::cl::opt<double>
-    relativeTolerance("onnx-rtol",
-         llvm::cl::desc("Relative tolerance of the test comparison (0 with "
-                        "onnx-atol 0: bit for bit)"),
-         llvm::cl::init(0));
-static llvm::cl::opt<double>
-    absoluteTolerance("onnx-atol", llvm::cl::desc("Absolute tolerance of the comparison"),
-         llvm::cl::init(0));
+    absoluteTolerance("onnx-atol",
+                      llvm::cl::desc("Absolute tolerance of the comparison"),
+                      llvm::cl::init(0));
 
 /// DIR/<prefix>0.pb, DIR/<prefix>1.pb, ... while they exist.
 static std::optional<std::vector<OnnxTensor>>
@@ -83,8 +84,9 @@ static OwningOpRef<Operation *> importOnnx(llvm::SourceMgr &sourceMgr,
     std::optional<std::vector<OnnxTensor>> outputs =
         readTestTensors(testData, "output_", loc);
     if (!inputs || !outputs ||
-        failed(addTestHarness(*module, *inputs, *outputs,
-                              TestTolerance{relativeTolerance, absoluteTolerance})))
+        failed(addTestHarness(
+            *module, *inputs, *outputs,
+            TestTolerance{relativeTolerance, absoluteTolerance})))
       return nullptr;
   }
   return OwningOpRef<Operation *>(module.release());

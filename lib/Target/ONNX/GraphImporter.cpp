@@ -13,8 +13,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -190,8 +193,8 @@ FailureOr<GraphValue> GraphImporter::get(const OnnxNode &node,
   return it->second;
 }
 
-std::optional<std::string>
-GraphImporter::optionalInput(const OnnxNode &node, size_t index) const {
+std::optional<std::string> GraphImporter::optionalInput(const OnnxNode &node,
+                                                        size_t index) const {
   if (index >= node.inputs.size() || node.inputs[index].empty())
     return std::nullopt;
   return node.inputs[index];
@@ -215,17 +218,135 @@ FailureOr<GraphValue> GraphImporter::constantOf(const OnnxTensor &tensor,
   auto type = RankedTensorType::get(tensor.dims, element);
   DenseElementsAttr attr = denseAttrOf(tensor, type);
   if (!attr)
-    return mlir::emitError(loc) << "tensor '" << tensor.name << "' holds "
-                                << tensor.bytes.size()
-                                << " bytes, too few for " << type;
+    return mlir::emitError(loc)
+           << "tensor '" << tensor.name << "' holds " << tensor.bytes.size()
+           << " bytes, too few for " << type;
   Value constant = arith::ConstantOp::create(b, loc, attr);
   return GraphValue{constant, tensor.type};
+}
+
+float GraphImporter::floatAttr(const OnnxNode &node, llvm::StringRef name,
+                               float fallback) const {
+  const OnnxAttribute *attribute = node.attribute(name);
+  if (!attribute || attribute->kind != OnnxAttribute::Kind::Float)
+    return fallback;
+  return attribute->f;
+}
+
+std::optional<std::vector<int64_t>>
+GraphImporter::intsAttr(const OnnxNode &node, llvm::StringRef name) const {
+  const OnnxAttribute *attribute = node.attribute(name);
+  if (!attribute || attribute->kind != OnnxAttribute::Kind::Ints)
+    return std::nullopt;
+  return attribute->ints;
+}
+
+FailureOr<SmallVector<int64_t>>
+GraphImporter::constantInts(const OnnxNode &node, Value value,
+                            llvm::StringRef what) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return emitError(node) << what;
+  SmallVector<int64_t> ints;
+  for (const APInt &v : attr.getValues<APInt>())
+    ints.push_back(v.getSExtValue());
+  return ints;
+}
+
+Value GraphImporter::emptyTensor(Location loc, llvm::ArrayRef<int64_t> shape,
+                                 Type element, Value like) {
+  SmallVector<Value> dynamicSizes;
+  for (auto [dim, size] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(size))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, like, dim));
+  return tensor::EmptyOp::create(b, loc, shape, element, dynamicSizes);
+}
+
+FailureOr<Value> GraphImporter::broadcastElementwise(
+    const OnnxNode &node, llvm::ArrayRef<Value> operands, Type resultElement,
+    llvm::function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Location loc = locationOf(node);
+  int64_t rank = 0;
+  for (Value operand : operands)
+    rank = std::max(rank, cast<RankedTensorType>(operand.getType()).getRank());
+  // The result shape, right-aligned: a static size other than 1 wins; a
+  // dynamic dim is taken from the first operand that has it.
+  SmallVector<int64_t> shape(rank, 1);
+  SmallVector<Value> sizeSource(rank);
+  for (Value operand : operands) {
+    ArrayRef<int64_t> dims =
+        cast<RankedTensorType>(operand.getType()).getShape();
+    int64_t lead = rank - static_cast<int64_t>(dims.size());
+    for (auto [i, size] : llvm::enumerate(dims)) {
+      int64_t &out = shape[lead + i];
+      if (size == 1)
+        continue;
+      if (out != 1 && !ShapedType::isDynamic(out) &&
+          !ShapedType::isDynamic(size) && out != size)
+        return emitError(node) << "shapes do not broadcast: dim " << lead + i
+                               << " is " << out << " and " << size;
+      if (out == 1 || ShapedType::isDynamic(out)) {
+        if (ShapedType::isDynamic(size) && ShapedType::isDynamic(out))
+          continue;
+        out = size;
+        if (ShapedType::isDynamic(size))
+          sizeSource[lead + i] = operand;
+      }
+    }
+  }
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic(shape[d]))
+      continue;
+    Value source = sizeSource[d];
+    int64_t lead = rank - cast<RankedTensorType>(source.getType()).getRank();
+    dynamicSizes.push_back(tensor::DimOp::create(b, loc, source, d - lead));
+  }
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, resultElement, dynamicSizes);
+  SmallVector<AffineMap> maps;
+  for (Value operand : operands) {
+    ArrayRef<int64_t> dims =
+        cast<RankedTensorType>(operand.getType()).getShape();
+    int64_t lead = rank - static_cast<int64_t>(dims.size());
+    SmallVector<AffineExpr> exprs;
+    for (auto [i, size] : llvm::enumerate(dims))
+      exprs.push_back(size == 1 && shape[lead + i] != 1
+                          ? getAffineConstantExpr(0, context())
+                          : getAffineDimExpr(lead + i, context()));
+    maps.push_back(AffineMap::get(rank, 0, exprs, context()));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, operands, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+OnnxType mlir::quant_affine::onnx_import::onnxTypeOf(Type element) {
+  if (element.isF32())
+    return OnnxType::Float;
+  if (element.isF16())
+    return OnnxType::Float16;
+  if (element.isBF16())
+    return OnnxType::BFloat16;
+  if (element.isF64())
+    return OnnxType::Double;
+  return OnnxType::Undefined;
 }
 
 static const NodeImporterTable &nodeImporters() {
   static const NodeImporterTable table = [] {
     NodeImporterTable t;
     addQuantNodeImporters(t);
+    addElementwiseNodeImporters(t);
+    addShapeNodeImporters(t);
+    addContractionNodeImporters(t);
     return t;
   }();
   return table;
@@ -233,8 +354,7 @@ static const NodeImporterTable &nodeImporters() {
 
 LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   if (!node.domain.empty() && node.domain != "com.microsoft")
-    return emitError(node) << "domain '" << node.domain
-                           << "' is not supported";
+    return emitError(node) << "domain '" << node.domain << "' is not supported";
   const NodeImporterTable &table = nodeImporters();
   std::string key =
       node.domain.empty() ? node.opType : node.domain + "." + node.opType;
@@ -268,8 +388,9 @@ FailureOr<RankedTensorType> tensorTypeOf(const OnnxValueInfo &info,
 
 OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
     const OnnxModel &model, llvm::StringRef sourceName, MLIRContext *ctx) {
-  ctx->loadDialect<arith::ArithDialect, func::FuncDialect, tensor::TensorDialect,
-                   QuantAffineDialect>();
+  ctx->loadDialect<arith::ArithDialect, func::FuncDialect,
+                   linalg::LinalgDialect, math::MathDialect,
+                   tensor::TensorDialect, QuantAffineDialect>();
   Location fileLoc = FileLineColLoc::get(ctx, sourceName, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   OpBuilder builder(ctx);
@@ -299,9 +420,9 @@ OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
     resultTypes.push_back(*type);
   }
 
-  auto function = func::FuncOp::create(
-      builder, fileLoc, kGraphFunctionName,
-      builder.getFunctionType(argumentTypes, resultTypes));
+  auto function =
+      func::FuncOp::create(builder, fileLoc, kGraphFunctionName,
+                           builder.getFunctionType(argumentTypes, resultTypes));
   if (!graph.name.empty())
     function->setAttr("onnx.graph_name", builder.getStringAttr(graph.name));
   Block *entry = function.addEntryBlock();

@@ -75,6 +75,30 @@ public:
   int64_t intAttr(const OnnxNode &node, llvm::StringRef name,
                   int64_t fallback) const;
 
+  /// Float attribute `name` of `node`, or `fallback`.
+  float floatAttr(const OnnxNode &node, llvm::StringRef name,
+                  float fallback) const;
+  /// Ints attribute `name` of `node`, if present.
+  std::optional<std::vector<int64_t>> intsAttr(const OnnxNode &node,
+                                               llvm::StringRef name) const;
+
+  /// The values of a constant int tensor (an initializer or Constant node's
+  /// output), or an error at `node` naming `what`.
+  FailureOr<SmallVector<int64_t>>
+  constantInts(const OnnxNode &node, Value value, llvm::StringRef what);
+
+  /// `tensor.empty` of `shape` with `element`, its dynamic sizes taken from
+  /// the same dims of `like` (a value of the same rank).
+  Value emptyTensor(Location loc, llvm::ArrayRef<int64_t> shape, Type element,
+                    Value like);
+
+  /// The elementwise `body` over `operands` with ONNX's (numpy's)
+  /// multidirectional broadcasting, as one linalg.generic with a result of
+  /// `resultElement`.
+  FailureOr<Value> broadcastElementwise(
+      const OnnxNode &node, llvm::ArrayRef<Value> operands, Type resultElement,
+      llvm::function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
   /// Imports one node through the table of node importers.
   LogicalResult importNode(const OnnxNode &node);
 
@@ -93,6 +117,17 @@ using NodeImporterTable = llvm::StringMap<NodeImporter>;
 
 /// The quantization operators (QuantNodes.cpp).
 void addQuantNodeImporters(NodeImporterTable &table);
+/// Elementwise float and integer operators, Cast, Constant
+/// (ElementwiseNodes.cpp).
+void addElementwiseNodeImporters(NodeImporterTable &table);
+/// Reshape, Flatten, Transpose, Concat (ShapeNodes.cpp).
+void addShapeNodeImporters(NodeImporterTable &table);
+/// MatMul, Gemm, Softmax and the integer and QLinear matmuls
+/// (ContractionNodes.cpp).
+void addContractionNodeImporters(NodeImporterTable &table);
+
+/// The ONNX type of an MLIR float element type.
+OnnxType onnxTypeOf(Type element);
 
 } // namespace onnx_import
 } // namespace quant_affine

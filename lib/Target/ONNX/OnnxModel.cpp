@@ -231,8 +231,7 @@ bool convertAttribute(const onnx::AttributeProto &proto,
   return true;
 }
 
-bool readFile(llvm::StringRef path, std::string &contents,
-              std::string &error) {
+bool readFile(llvm::StringRef path, std::string &contents, std::string &error) {
   std::ifstream file(path.str(), std::ios::binary);
   if (!file) {
     error = "cannot open '" + path.str() + "'";
@@ -246,10 +245,8 @@ bool readFile(llvm::StringRef path, std::string &contents,
 
 } // namespace
 
-std::optional<OnnxModel>
-mlir::quant_affine::onnx_import::parseOnnxModel(llvm::StringRef bytes,
-                                                llvm::StringRef name,
-                                                std::string &error) {
+std::optional<OnnxModel> mlir::quant_affine::onnx_import::parseOnnxModel(
+    llvm::StringRef bytes, llvm::StringRef name, std::string &error) {
   onnx::ModelProto proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     error = "'" + name.str() + "' is not an ONNX model (protobuf parse failed)";
@@ -301,7 +298,8 @@ mlir::quant_affine::onnx_import::readOnnxTensor(llvm::StringRef path,
     return std::nullopt;
   onnx::TensorProto proto;
   if (!proto.ParseFromString(contents)) {
-    error = "'" + path.str() + "' is not an ONNX tensor (protobuf parse failed)";
+    error =
+        "'" + path.str() + "' is not an ONNX tensor (protobuf parse failed)";
     return std::nullopt;
   }
   OnnxTensor tensor;

@@ -33,8 +33,7 @@ namespace {
 int64_t largestFinite(Type type) {
   const llvm::fltSemantics &semantics =
       cast<FloatType>(type).getFloatSemantics();
-  return static_cast<int64_t>(
-      APFloat::getLargest(semantics).convertToDouble());
+  return static_cast<int64_t>(APFloat::getLargest(semantics).convertToDouble());
 }
 
 /// -zero_point as a float tensor of `floatType` (ONNX zero points are of the
@@ -101,9 +100,9 @@ FailureOr<QuantNode> readQuantNode(GraphImporter &importer,
   int64_t rank = xType.getRank();
   q.blockSize = importer.intAttr(node, "block_size", 0);
   // The axis matters (and must be valid) for per-axis and blocked scales.
-  bool perTensor = q.blockSize == 0 && (scaleType.getRank() == 0 ||
-                                        (scaleType.getRank() == 1 &&
-                                         scaleType.getDimSize(0) == 1));
+  bool perTensor = q.blockSize == 0 &&
+                   (scaleType.getRank() == 0 ||
+                    (scaleType.getRank() == 1 && scaleType.getDimSize(0) == 1));
   q.axis = importer.intAttr(node, "axis", 1);
   if (!perTensor && (q.axis < -rank || q.axis >= rank))
     return importer.emitError(node)
@@ -111,8 +110,8 @@ FailureOr<QuantNode> readQuantNode(GraphImporter &importer,
   if (q.axis < 0)
     q.axis += rank;
   if (q.blockSize < 0)
-    return importer.emitError(node) << "block_size " << q.blockSize
-                                    << " is negative";
+    return importer.emitError(node)
+           << "block_size " << q.blockSize << " is negative";
   if (q.blockSize > 0 && scaleType.getRank() != rank)
     return importer.emitError(node)
            << "a blocked scale must have the input's rank " << rank << ", got "
@@ -142,8 +141,7 @@ Value emitQuantizer(OpBuilder &b, Location loc, const QuantNode &q,
   SmallVector<int64_t> blocks(rank, 1);
   blocks[q.axis] = q.blockSize;
   int64_t size = xType.getDimSize(q.axis);
-  int64_t count =
-      cast<RankedTensorType>(scale.getType()).getDimSize(q.axis);
+  int64_t count = cast<RankedTensorType>(scale.getType()).getDimSize(q.axis);
   int64_t tail = ShapedType::isDynamic(size) || ShapedType::isDynamic(count)
                      ? 0
                      : size - (count - 1) * q.blockSize;
@@ -170,18 +168,16 @@ Value emitQuantizer(OpBuilder &b, Location loc, const QuantNode &q,
   };
   if (count > 1) {
     Value head = slice(x, 0, fullLength);
-    parts.push_back(AffineOp::create(b, loc, partType(head), head,
-                                     slice(scale, 0, count - 1),
-                                     slice(offset, 0, count - 1), range,
-                                     blocks));
+    parts.push_back(AffineOp::create(
+        b, loc, partType(head), head, slice(scale, 0, count - 1),
+        slice(offset, 0, count - 1), range, blocks));
   }
   SmallVector<int64_t> tailBlocks = blocks;
   tailBlocks[q.axis] = tail;
   Value rest = slice(x, fullLength, tail);
-  parts.push_back(AffineOp::create(b, loc, partType(rest), rest,
-                                   slice(scale, count - 1, 1),
-                                   slice(offset, count - 1, 1), range,
-                                   tailBlocks));
+  parts.push_back(
+      AffineOp::create(b, loc, partType(rest), rest, slice(scale, count - 1, 1),
+                       slice(offset, count - 1, 1), range, tailBlocks));
   if (parts.size() == 1)
     return parts.front();
   return tensor::ConcatOp::create(b, loc, resultType, q.axis, parts);
@@ -242,14 +238,12 @@ LogicalResult importDequantizeLinear(GraphImporter &importer,
   Location loc = importer.locationOf(node);
   QuantRange range;
   Type element = cast<RankedTensorType>(q->x.value.getType()).getElementType();
-  if (std::optional<std::pair<int64_t, int64_t>> grid =
-          integerRange(q->x.type))
+  if (std::optional<std::pair<int64_t, int64_t>> grid = integerRange(q->x.type))
     range = QuantRange(grid->first, grid->second);
   else if (isFloatType(q->x.type) && element.getIntOrFloatBitWidth() <= 8)
     range = QuantRange(-largestFinite(element), largestFinite(element));
   else
-    return importer.emitError(node) << "input type "
-                                    << onnxTypeName(q->x.type)
+    return importer.emitError(node) << "input type " << onnxTypeName(q->x.type)
                                     << " is not a quantized type";
   auto scaleType = cast<RankedTensorType>(q->scale.value.getType());
   auto floatType = cast<FloatType>(scaleType.getElementType());
@@ -284,8 +278,8 @@ LogicalResult importDynamicQuantizeLinear(GraphImporter &importer,
   auto scalarType = RankedTensorType::get({}, b.getF32Type());
   QuantRange range(0, 255);
   auto encoding = ComputeEncodingOp::create(
-      b, loc, scalarType, scalarType, x->value,
-      b.getI64IntegerAttr(range.qmin), b.getI64IntegerAttr(range.qmax),
+      b, loc, scalarType, scalarType, x->value, b.getI64IntegerAttr(range.qmin),
+      b.getI64IntegerAttr(range.qmax),
       /*symmetric=*/UnitAttr(), /*torchao=*/UnitAttr(),
       /*no_clipping_err=*/UnitAttr(), /*no_preserve_zero=*/UnitAttr(),
       /*float_zero_point=*/UnitAttr(), /*eps=*/FloatAttr(),
@@ -293,9 +287,9 @@ LogicalResult importDynamicQuantizeLinear(GraphImporter &importer,
   Value scale = encoding.getResult(0), offset = encoding.getResult(1);
   Value y = QuantizeOp::create(b, loc, xType.clone(b.getI8Type()), x->value,
                                scale, offset, range);
-  Value zeroPoint = arith::FPToUIOp::create(
-      b, loc, scalarType.clone(b.getI8Type()),
-      arith::NegFOp::create(b, loc, offset));
+  Value zeroPoint =
+      arith::FPToUIOp::create(b, loc, scalarType.clone(b.getI8Type()),
+                              arith::NegFOp::create(b, loc, offset));
   importer.set(node.outputs[0], GraphValue{y, OnnxType::UInt8});
   importer.set(node.outputs[1], GraphValue{scale, OnnxType::Float});
   importer.set(node.outputs[2], GraphValue{zeroPoint, OnnxType::UInt8});

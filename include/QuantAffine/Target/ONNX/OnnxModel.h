@@ -120,9 +120,8 @@ struct OnnxModel {
 
 /// Parses a serialized ModelProto (`bytes`, from `name`). Fails with `error`
 /// set on bytes that do not parse, or a model that keeps data externally.
-std::optional<OnnxModel> parseOnnxModel(llvm::StringRef bytes,
-                                        llvm::StringRef name,
-                                        std::string &error);
+std::optional<OnnxModel>
+parseOnnxModel(llvm::StringRef bytes, llvm::StringRef name, std::string &error);
 
 /// Reads a serialized TensorProto (ONNX's test data `input_0.pb`, ...).
 std::optional<OnnxTensor> readOnnxTensor(llvm::StringRef path,

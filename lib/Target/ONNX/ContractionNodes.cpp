@@ -1,0 +1,375 @@
+//===- ContractionNodes.cpp - ONNX's matmuls and softmax ------------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A 2-D MatMul is linalg.matmul, so that a DequantizeLinear feeding it takes
+// the fused dequant-matmul path of the pipelines; batched and broadcast ones
+// are one linalg.generic. MatMulInteger subtracts the zero points in int32
+// first, as ONNX defines it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphImporter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine::onnx_import;
+
+namespace {
+
+Value zeroOf(OpBuilder &b, Location loc, Type element) {
+  if (isa<FloatType>(element))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, 0));
+}
+
+/// numpy's matmul of `lhs` [..., M, K] and `rhs` [..., K, N] (rank-1 operands
+/// promoted and the added dim dropped), with the batch dims broadcast.
+FailureOr<Value> matmul(GraphImporter &importer, const OnnxNode &node,
+                        Value lhs, Value rhs) {
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Type element = lhsType.getElementType();
+  bool lhsVector = lhsType.getRank() == 1, rhsVector = rhsType.getRank() == 1;
+  if (lhsType.getRank() == 0 || rhsType.getRank() == 0)
+    return importer.emitError(node) << "needs operands of rank 1 or more";
+  if (lhsVector)
+    lhs = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1, lhsType.getDimSize(0)}, element), lhs,
+        SmallVector<ReassociationIndices>{{0, 1}});
+  if (rhsVector)
+    rhs = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({rhsType.getDimSize(0), 1}, element), rhs,
+        SmallVector<ReassociationIndices>{{0, 1}});
+  lhsType = cast<RankedTensorType>(lhs.getType());
+  rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
+  int64_t rank = std::max(lhsRank, rhsRank);
+  int64_t k = lhsType.getDimSize(lhsRank - 1);
+  int64_t k2 = rhsType.getDimSize(rhsRank - 2);
+  if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(k2) && k != k2)
+    return importer.emitError(node) << "inner dims differ: " << k << " and "
+                                    << k2;
+  // The result shape: broadcast batch dims, then M and N.
+  SmallVector<int64_t> shape(rank, 1);
+  SmallVector<std::pair<Value, int64_t>> sizeSources(rank);
+  for (int64_t d = 0; d < rank - 2; ++d) {
+    for (auto [value, type] : {std::pair(lhs, lhsType), std::pair(rhs, rhsType)}) {
+      int64_t local = d - (rank - type.getRank());
+      if (local < 0)
+        continue;
+      int64_t size = type.getDimSize(local);
+      if (size != 1 && (shape[d] == 1 || ShapedType::isDynamic(shape[d]))) {
+        shape[d] = size;
+        sizeSources[d] = {value, local};
+      }
+    }
+  }
+  shape[rank - 2] = lhsType.getDimSize(lhsRank - 2);
+  sizeSources[rank - 2] = {lhs, lhsRank - 2};
+  shape[rank - 1] = rhsType.getDimSize(rhsRank - 1);
+  sizeSources[rank - 1] = {rhs, rhsRank - 1};
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(shape[d]))
+      dynamicSizes.push_back(tensor::DimOp::create(
+          b, loc, sizeSources[d].first, sizeSources[d].second));
+  Value init = tensor::EmptyOp::create(b, loc, shape, element, dynamicSizes);
+  Value zero = zeroOf(b, loc, element);
+  Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+
+  Value product;
+  if (lhsRank == 2 && rhsRank == 2) {
+    product = linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
+                                       ValueRange{lhs, rhs}, ValueRange{acc})
+                  .getResult(0);
+  } else {
+    // Dims: the result's, then the reduction (K) last.
+    MLIRContext *ctx = importer.context();
+    auto operandMap = [&](RankedTensorType type, bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t typeRank = type.getRank();
+      for (int64_t local = 0; local < typeRank - 2; ++local) {
+        int64_t d = local + (rank - typeRank);
+        exprs.push_back(type.getDimSize(local) == 1 && shape[d] != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(d, ctx));
+      }
+      if (isLhs) {
+        exprs.push_back(getAffineDimExpr(rank - 2, ctx));
+        exprs.push_back(getAffineDimExpr(rank, ctx));
+      } else {
+        exprs.push_back(getAffineDimExpr(rank, ctx));
+        exprs.push_back(getAffineDimExpr(rank - 1, ctx));
+      }
+      return AffineMap::get(rank + 1, 0, exprs, ctx);
+    };
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<AffineMap> maps{operandMap(lhsType, true),
+                                operandMap(rhsType, false),
+                                AffineMap::get(rank + 1, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isFloat = isa<FloatType>(element);
+    product = linalg::GenericOp::create(
+                  b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+                  ValueRange{acc}, maps, iterators,
+                  [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    Value mul =
+                        isFloat ? Value(arith::MulFOp::create(nb, nl, args[0],
+                                                              args[1]))
+                                : Value(arith::MulIOp::create(nb, nl, args[0],
+                                                              args[1]));
+                    Value add =
+                        isFloat ? Value(arith::AddFOp::create(nb, nl, args[2],
+                                                              mul))
+                                : Value(arith::AddIOp::create(nb, nl, args[2],
+                                                              mul));
+                    linalg::YieldOp::create(nb, nl, add);
+                  })
+                  .getResult(0);
+  }
+  // Drop the dims rank-1 operands added.
+  auto productType = cast<RankedTensorType>(product.getType());
+  if (lhsVector || rhsVector) {
+    SmallVector<int64_t> dropped;
+    SmallVector<ReassociationIndices> groups;
+    int64_t r = productType.getRank();
+    for (int64_t d = 0; d < r - 2; ++d) {
+      groups.push_back({d});
+      dropped.push_back(productType.getDimSize(d));
+    }
+    if (lhsVector && rhsVector) {
+      if (groups.empty())
+        return Value(tensor::CollapseShapeOp::create(
+            b, loc, RankedTensorType::get({}, element), product,
+            SmallVector<ReassociationIndices>{}));
+      groups.back().append({r - 2, r - 1});
+    } else if (lhsVector) {
+      groups.push_back({r - 2, r - 1});
+      dropped.push_back(productType.getDimSize(r - 1));
+    } else {
+      groups.push_back({r - 2, r - 1});
+      dropped.push_back(productType.getDimSize(r - 2));
+    }
+    product = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get(dropped, element), product, groups);
+  }
+  return product;
+}
+
+LogicalResult importMatMul(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 2)
+    return importer.emitError(node) << "needs 2 inputs";
+  FailureOr<GraphValue> lhs = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> rhs = importer.get(node, node.inputs[1]);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (!isFloatType(lhs->type) || lhs->type != rhs->type)
+    return importer.emitError(node)
+           << "needs float inputs of one type, got " << onnxTypeName(lhs->type)
+           << " and " << onnxTypeName(rhs->type);
+  FailureOr<Value> product = matmul(importer, node, lhs->value, rhs->value);
+  if (failed(product))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*product, lhs->type});
+  return success();
+}
+
+/// Gemm: alpha * A' B' + beta * C, with A' and B' optionally transposed.
+LogicalResult importGemm(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() < 2)
+    return importer.emitError(node) << "needs 2 or 3 inputs";
+  FailureOr<GraphValue> a = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> bValue = importer.get(node, node.inputs[1]);
+  if (failed(a) || failed(bValue))
+    return failure();
+  if (!isFloatType(a->type))
+    return importer.emitError(node) << "needs float inputs";
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  auto transpose = [&](Value v) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    Value init = importer.emptyTensor(
+        loc, {type.getDimSize(1), type.getDimSize(0)}, type.getElementType(),
+        v);
+    // (emptyTensor reads dynamic sizes from the same dims; transposed ones
+    // must come from the swapped dims.)
+    if (!type.hasStaticShape()) {
+      SmallVector<Value> sizes;
+      for (int64_t d : {1, 0})
+        if (type.isDynamicDim(d))
+          sizes.push_back(tensor::DimOp::create(b, loc, v, d));
+      init = tensor::EmptyOp::create(
+          b, loc, {type.getDimSize(1), type.getDimSize(0)},
+          type.getElementType(), sizes);
+    }
+    return linalg::TransposeOp::create(b, loc, v, init,
+                                       ArrayRef<int64_t>{1, 0})
+        .getResult()[0];
+  };
+  Value lhs = a->value, rhs = bValue->value;
+  if (cast<RankedTensorType>(lhs.getType()).getRank() != 2 ||
+      cast<RankedTensorType>(rhs.getType()).getRank() != 2)
+    return importer.emitError(node) << "needs 2-D A and B";
+  if (importer.intAttr(node, "transA", 0))
+    lhs = transpose(lhs);
+  if (importer.intAttr(node, "transB", 0))
+    rhs = transpose(rhs);
+  FailureOr<Value> product = matmul(importer, node, lhs, rhs);
+  if (failed(product))
+    return failure();
+  double alpha = importer.floatAttr(node, "alpha", 1.0f);
+  double beta = importer.floatAttr(node, "beta", 1.0f);
+  SmallVector<Value> operands{*product};
+  if (std::optional<std::string> c = importer.optionalInput(node, 2)) {
+    FailureOr<GraphValue> cValue = importer.get(node, *c);
+    if (failed(cValue))
+      return failure();
+    operands.push_back(cValue->value);
+  }
+  Type element = cast<RankedTensorType>(product->getType()).getElementType();
+  Value result = *product;
+  if (alpha != 1.0 || operands.size() > 1) {
+    FailureOr<Value> scaled = importer.broadcastElementwise(
+        node, operands, element, [&](OpBuilder &nb, Location nl, ValueRange x) {
+          Value v = x[0];
+          if (alpha != 1.0)
+            v = arith::MulFOp::create(
+                nb, nl,
+                arith::ConstantOp::create(nb, nl,
+                                          nb.getFloatAttr(element, alpha)),
+                v);
+          if (x.size() > 1) {
+            Value c = x[1];
+            if (beta != 1.0)
+              c = arith::MulFOp::create(
+                  nb, nl,
+                  arith::ConstantOp::create(nb, nl,
+                                            nb.getFloatAttr(element, beta)),
+                  c);
+            v = arith::AddFOp::create(nb, nl, v, c);
+          }
+          return v;
+        });
+    if (failed(scaled))
+      return failure();
+    result = *scaled;
+  }
+  importer.set(node.outputs[0], GraphValue{result, a->type});
+  return success();
+}
+
+/// Softmax along `axis` (opset 13 and later; earlier opsets only for the
+/// last axis, where both definitions agree).
+LogicalResult importSoftmax(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 1)
+    return importer.emitError(node) << "needs 1 input";
+  FailureOr<GraphValue> x = importer.get(node, node.inputs[0]);
+  if (failed(x))
+    return failure();
+  auto type = cast<RankedTensorType>(x->value.getType());
+  int64_t rank = type.getRank();
+  int64_t axis =
+      importer.intAttr(node, "axis", importer.opset() >= 13 ? -1 : 1);
+  if (axis < -rank || axis >= rank)
+    return importer.emitError(node) << "axis " << axis << " is out of range";
+  if (axis < 0)
+    axis += rank;
+  if (importer.opset() < 13 && axis != rank - 1)
+    return importer.emitError(node)
+           << "opset " << importer.opset()
+           << " Softmax flattens to 2-D at the axis; only the last axis is "
+              "supported";
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  Value init =
+      importer.emptyTensor(loc, type.getShape(), type.getElementType(),
+                           x->value);
+  Value result = linalg::SoftmaxOp::create(b, loc, type, x->value, init, axis)
+                     .getResult()[0];
+  importer.set(node.outputs[0], GraphValue{result, x->type});
+  return success();
+}
+
+/// MatMulInteger: (A - a_zero_point) (B - b_zero_point) in int32. A's zero
+/// point is a scalar or one per row, B's a scalar or one per column.
+LogicalResult importMatMulInteger(GraphImporter &importer,
+                                  const OnnxNode &node) {
+  if (node.inputs.size() < 2)
+    return importer.emitError(node) << "needs 2 to 4 inputs";
+  OpBuilder &b = importer.builder();
+  Type i32 = b.getI32Type();
+  auto widen = [&](size_t index, size_t zeroPointIndex,
+                   bool zeroPointPerRow) -> FailureOr<Value> {
+    FailureOr<GraphValue> value = importer.get(node, node.inputs[index]);
+    if (failed(value))
+      return failure();
+    if (value->type != OnnxType::UInt8 && value->type != OnnxType::Int8)
+      return importer.emitError(node)
+             << "input " << index << " must be int8 or uint8, got "
+             << onnxTypeName(value->type);
+    bool isUnsigned = value->type == OnnxType::UInt8;
+    SmallVector<Value> operands{value->value};
+    std::optional<std::string> zp = importer.optionalInput(node, zeroPointIndex);
+    if (zp) {
+      FailureOr<GraphValue> zeroPoint = importer.get(node, *zp);
+      if (failed(zeroPoint))
+        return failure();
+      Value z = zeroPoint->value;
+      auto zType = cast<RankedTensorType>(z.getType());
+      // A per-row zero point [M] of A pairs with dim -2: [M, 1].
+      if (zeroPointPerRow && zType.getRank() == 1 && zType.getDimSize(0) != 1)
+        z = tensor::ExpandShapeOp::create(
+            b, importer.locationOf(node),
+            RankedTensorType::get({zType.getDimSize(0), 1},
+                                  zType.getElementType()),
+            z, SmallVector<ReassociationIndices>{{0, 1}});
+      operands.push_back(z);
+    }
+    return importer.broadcastElementwise(
+        node, operands, i32, [&](OpBuilder &nb, Location nl, ValueRange x) {
+          auto extend = [&](Value v) -> Value {
+            return isUnsigned ? Value(arith::ExtUIOp::create(nb, nl, i32, v))
+                              : Value(arith::ExtSIOp::create(nb, nl, i32, v));
+          };
+          Value v = extend(x[0]);
+          if (x.size() > 1)
+            v = arith::SubIOp::create(nb, nl, v, extend(x[1]));
+          return v;
+        });
+  };
+  FailureOr<Value> lhs = widen(0, 2, /*zeroPointPerRow=*/true);
+  if (failed(lhs))
+    return failure();
+  FailureOr<Value> rhs = widen(1, 3, /*zeroPointPerRow=*/false);
+  if (failed(rhs))
+    return failure();
+  FailureOr<Value> product = matmul(importer, node, *lhs, *rhs);
+  if (failed(product))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*product, OnnxType::Int32});
+  return success();
+}
+
+} // namespace
+
+void mlir::quant_affine::onnx_import::addContractionNodeImporters(
+    NodeImporterTable &table) {
+  table["MatMul"] = importMatMul;
+  table["Gemm"] = importGemm;
+  table["Softmax"] = importSoftmax;
+  table["MatMulInteger"] = importMatMulInteger;
+}

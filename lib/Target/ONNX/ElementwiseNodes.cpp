@@ -1,0 +1,287 @@
+//===- ElementwiseNodes.cpp - ONNX's elementwise operators ----------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each operator is one linalg.generic (numpy broadcasting) whose body is the
+// arith or math op of the element type, plus Cast and Constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphImporter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine::onnx_import;
+
+namespace {
+
+using ScalarBody = Value (*)(OpBuilder &, Location, ValueRange, bool isFloat,
+                             bool isUnsigned);
+
+/// Reads the inputs of an n-ary elementwise node, all of one ONNX type.
+FailureOr<SmallVector<GraphValue>> readInputs(GraphImporter &importer,
+                                              const OnnxNode &node,
+                                              size_t count) {
+  if (node.inputs.size() != count || node.outputs.empty())
+    return importer.emitError(node) << "needs " << count << " inputs";
+  SmallVector<GraphValue> inputs;
+  for (const std::string &name : node.inputs) {
+    FailureOr<GraphValue> value = importer.get(node, name);
+    if (failed(value))
+      return failure();
+    if (!isa<RankedTensorType>(value->value.getType()))
+      return importer.emitError(node) << "needs ranked tensors";
+    if (!inputs.empty() && value->type != inputs.front().type)
+      return importer.emitError(node)
+             << "inputs of different types: " << onnxTypeName(inputs.front().type)
+             << " and " << onnxTypeName(value->type);
+    inputs.push_back(*value);
+  }
+  return inputs;
+}
+
+template <size_t Arity, bool FloatOnly>
+LogicalResult importElementwise(GraphImporter &importer, const OnnxNode &node,
+                                ScalarBody body) {
+  FailureOr<SmallVector<GraphValue>> inputs =
+      readInputs(importer, node, Arity);
+  if (failed(inputs))
+    return failure();
+  OnnxType type = inputs->front().type;
+  bool isFloat = isFloatType(type);
+  if ((FloatOnly && !isFloat) || (!isFloat && !integerRange(type) &&
+                                  type != OnnxType::Int64))
+    return importer.emitError(node)
+           << "input type " << onnxTypeName(type) << " is not supported";
+  SmallVector<Value> operands;
+  for (const GraphValue &input : *inputs)
+    operands.push_back(input.value);
+  Type element =
+      cast<RankedTensorType>(operands.front().getType()).getElementType();
+  bool isUnsigned = isUnsignedInteger(type);
+  FailureOr<Value> result = importer.broadcastElementwise(
+      node, operands, element,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        return body(b, loc, args, isFloat, isUnsigned);
+      });
+  if (failed(result))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*result, type});
+  return success();
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+// Bodies. IEEE add, sub, mul and div are what ONNX specifies; the others
+// (exp, tanh, erf) are math ops within ONNX's tolerance.
+Value addBody(OpBuilder &b, Location loc, ValueRange x, bool isFloat, bool) {
+  return isFloat ? Value(arith::AddFOp::create(b, loc, x[0], x[1]))
+                 : Value(arith::AddIOp::create(b, loc, x[0], x[1]));
+}
+Value subBody(OpBuilder &b, Location loc, ValueRange x, bool isFloat, bool) {
+  return isFloat ? Value(arith::SubFOp::create(b, loc, x[0], x[1]))
+                 : Value(arith::SubIOp::create(b, loc, x[0], x[1]));
+}
+Value mulBody(OpBuilder &b, Location loc, ValueRange x, bool isFloat, bool) {
+  return isFloat ? Value(arith::MulFOp::create(b, loc, x[0], x[1]))
+                 : Value(arith::MulIOp::create(b, loc, x[0], x[1]));
+}
+Value divBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return arith::DivFOp::create(b, loc, x[0], x[1]);
+}
+/// max(x, 0) as numpy's maximum: NaN stays, -0.0 stays.
+Value reluBody(OpBuilder &b, Location loc, ValueRange x, bool isFloat, bool) {
+  Type type = x[0].getType();
+  if (!isFloat) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
+    return arith::MaxSIOp::create(b, loc, x[0], zero);
+  }
+  Value zero = floatConstant(b, loc, type, 0.0);
+  Value negative =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x[0], zero);
+  return arith::SelectOp::create(b, loc, negative, zero, x[0]);
+}
+Value sigmoidBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  Type type = x[0].getType();
+  Value one = floatConstant(b, loc, type, 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x[0]));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
+}
+Value tanhBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::TanhOp::create(b, loc, x[0]);
+}
+Value erfBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::ErfOp::create(b, loc, x[0]);
+}
+Value negBody(OpBuilder &b, Location loc, ValueRange x, bool isFloat, bool) {
+  if (isFloat)
+    return arith::NegFOp::create(b, loc, x[0]);
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(x[0].getType(), 0));
+  return arith::SubIOp::create(b, loc, zero, x[0]);
+}
+Value absBody(OpBuilder &b, Location loc, ValueRange x, bool isFloat,
+              bool isUnsigned) {
+  if (isFloat)
+    return math::AbsFOp::create(b, loc, x[0]);
+  if (isUnsigned)
+    return x[0];
+  return math::AbsIOp::create(b, loc, x[0]);
+}
+Value expBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::ExpOp::create(b, loc, x[0]);
+}
+Value logBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::LogOp::create(b, loc, x[0]);
+}
+Value sqrtBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::SqrtOp::create(b, loc, x[0]);
+}
+Value reciprocalBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return arith::DivFOp::create(b, loc, floatConstant(b, loc, x[0].getType(), 1),
+                               x[0]);
+}
+Value floorBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::FloorOp::create(b, loc, x[0]);
+}
+Value ceilBody(OpBuilder &b, Location loc, ValueRange x, bool, bool) {
+  return math::CeilOp::create(b, loc, x[0]);
+}
+Value identityBody(OpBuilder &, Location, ValueRange x, bool, bool) {
+  return x[0];
+}
+
+/// Cast: float widening/narrowing, integer to float and back (truncating
+/// toward zero, as C and numpy's astype), integer widths.
+LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
+  FailureOr<SmallVector<GraphValue>> inputs = readInputs(importer, node, 1);
+  if (failed(inputs))
+    return failure();
+  auto to = static_cast<OnnxType>(importer.intAttr(node, "to", 0));
+  OnnxType from = inputs->front().type;
+  Type target = elementTypeOf(to, importer.context());
+  if (!target || to == OnnxType::Bool || from == OnnxType::Bool)
+    return importer.emitError(node) << "cast from " << onnxTypeName(from)
+                                    << " to " << onnxTypeName(to)
+                                    << " is not supported";
+  Value input = inputs->front().value;
+  Type source = cast<RankedTensorType>(input.getType()).getElementType();
+  bool fromFloat = isFloatType(from), toFloat = isFloatType(to);
+  FailureOr<Value> result = importer.broadcastElementwise(
+      node, {input}, target, [&](OpBuilder &b, Location loc, ValueRange x) {
+        Value v = x[0];
+        if (fromFloat && toFloat) {
+          if (source.getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth())
+            return Value(arith::ExtFOp::create(b, loc, target, v));
+          if (source == target)
+            return v;
+          return Value(arith::TruncFOp::create(b, loc, target, v));
+        }
+        if (!fromFloat && toFloat)
+          return isUnsignedInteger(from)
+                     ? Value(arith::UIToFPOp::create(b, loc, target, v))
+                     : Value(arith::SIToFPOp::create(b, loc, target, v));
+        if (fromFloat)
+          return isUnsignedInteger(to)
+                     ? Value(arith::FPToUIOp::create(b, loc, target, v))
+                     : Value(arith::FPToSIOp::create(b, loc, target, v));
+        unsigned fromWidth = source.getIntOrFloatBitWidth();
+        unsigned toWidth = target.getIntOrFloatBitWidth();
+        if (fromWidth == toWidth)
+          return v;
+        if (fromWidth > toWidth)
+          return Value(arith::TruncIOp::create(b, loc, target, v));
+        return isUnsignedInteger(from)
+                   ? Value(arith::ExtUIOp::create(b, loc, target, v))
+                   : Value(arith::ExtSIOp::create(b, loc, target, v));
+      });
+  if (failed(result))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*result, to});
+  return success();
+}
+
+/// Constant: its `value` tensor, or a scalar/list attribute.
+LogicalResult importConstant(GraphImporter &importer, const OnnxNode &node) {
+  Location loc = importer.locationOf(node);
+  OpBuilder &b = importer.builder();
+  if (const OnnxAttribute *value = node.attribute("value")) {
+    FailureOr<GraphValue> constant = importer.constantOf(value->t, loc);
+    if (failed(constant))
+      return failure();
+    importer.set(node.outputs[0], *constant);
+    return success();
+  }
+  if (const OnnxAttribute *value = node.attribute("value_float")) {
+    auto type = RankedTensorType::get({}, b.getF32Type());
+    Value c = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, value->f));
+    importer.set(node.outputs[0], GraphValue{c, OnnxType::Float});
+    return success();
+  }
+  if (const OnnxAttribute *value = node.attribute("value_floats")) {
+    auto type = RankedTensorType::get(
+        {static_cast<int64_t>(value->floats.size())}, b.getF32Type());
+    Value c = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<float>(value->floats)));
+    importer.set(node.outputs[0], GraphValue{c, OnnxType::Float});
+    return success();
+  }
+  if (const OnnxAttribute *value = node.attribute("value_int")) {
+    auto type = RankedTensorType::get({}, b.getI64Type());
+    Value c = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, value->i));
+    importer.set(node.outputs[0], GraphValue{c, OnnxType::Int64});
+    return success();
+  }
+  if (const OnnxAttribute *value = node.attribute("value_ints")) {
+    auto type = RankedTensorType::get(
+        {static_cast<int64_t>(value->ints.size())}, b.getI64Type());
+    Value c = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(value->ints)));
+    importer.set(node.outputs[0], GraphValue{c, OnnxType::Int64});
+    return success();
+  }
+  return importer.emitError(node)
+         << "only value, value_float(s) and value_int(s) are supported";
+}
+
+template <size_t Arity, bool FloatOnly, ScalarBody Body>
+LogicalResult importWith(GraphImporter &importer, const OnnxNode &node) {
+  return importElementwise<Arity, FloatOnly>(importer, node, Body);
+}
+
+} // namespace
+
+void mlir::quant_affine::onnx_import::addElementwiseNodeImporters(
+    NodeImporterTable &table) {
+  table["Add"] = importWith<2, false, addBody>;
+  table["Sub"] = importWith<2, false, subBody>;
+  table["Mul"] = importWith<2, false, mulBody>;
+  table["Div"] = importWith<2, true, divBody>;
+  table["Relu"] = importWith<1, false, reluBody>;
+  table["Sigmoid"] = importWith<1, true, sigmoidBody>;
+  table["Tanh"] = importWith<1, true, tanhBody>;
+  table["Erf"] = importWith<1, true, erfBody>;
+  table["Neg"] = importWith<1, false, negBody>;
+  table["Abs"] = importWith<1, false, absBody>;
+  table["Exp"] = importWith<1, true, expBody>;
+  table["Log"] = importWith<1, true, logBody>;
+  table["Sqrt"] = importWith<1, true, sqrtBody>;
+  table["Reciprocal"] = importWith<1, true, reciprocalBody>;
+  table["Floor"] = importWith<1, true, floorBody>;
+  table["Ceil"] = importWith<1, true, ceilBody>;
+  table["Identity"] = importWith<1, false, identityBody>;
+  table["Cast"] = importCast;
+  table["Constant"] = importConstant;
+}

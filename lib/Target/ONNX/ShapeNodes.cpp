@@ -1,0 +1,188 @@
+//===- ShapeNodes.cpp - ONNX's data movement operators --------------------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphImporter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::quant_affine::onnx_import;
+
+namespace {
+
+/// `value` as a tensor of the static `shape` (same element count).
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto shapeType =
+      RankedTensorType::get({static_cast<int64_t>(shape.size())}, b.getI64Type());
+  Value shapeValue = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(shapeType, shape));
+  return tensor::ReshapeOp::create(b, loc, type.clone(shape), value,
+                                   shapeValue);
+}
+
+/// Reshape: 0 copies the input's dim (unless allowzero), -1 is inferred.
+LogicalResult importReshape(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 2)
+    return importer.emitError(node) << "needs 2 inputs";
+  FailureOr<GraphValue> data = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> shapeInput = importer.get(node, node.inputs[1]);
+  if (failed(data) || failed(shapeInput))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      importer.constantInts(node, shapeInput->value, "a shape that is not a constant is not supported");
+  if (failed(shape))
+    return failure();
+  auto type = cast<RankedTensorType>(data->value.getType());
+  if (!type.hasStaticShape())
+    return importer.emitError(node) << "needs a static input shape, got "
+                                    << type;
+  bool allowZero = importer.intAttr(node, "allowzero", 0);
+  int64_t known = 1, inferred = -1;
+  for (auto [i, size] : llvm::enumerate(*shape)) {
+    if (size == 0 && !allowZero) {
+      if (static_cast<int64_t>(i) >= type.getRank())
+        return importer.emitError(node) << "shape entry " << i
+                                        << " copies a dim the input lacks";
+      size = type.getDimSize(i);
+    }
+    if (size == -1) {
+      if (inferred >= 0)
+        return importer.emitError(node) << "more than one -1 in the shape";
+      inferred = i;
+      continue;
+    }
+    if (size < 0)
+      return importer.emitError(node) << "negative shape entry " << size;
+    known *= size;
+  }
+  if (inferred >= 0) {
+    if (known == 0 || type.getNumElements() % known != 0)
+      return importer.emitError(node) << "cannot infer the -1 of the shape";
+    (*shape)[inferred] = type.getNumElements() / known;
+  } else if (known != type.getNumElements()) {
+    return importer.emitError(node) << "the shape holds " << known
+                                    << " elements, the input "
+                                    << type.getNumElements();
+  }
+  Value result =
+      reshapeTo(importer.builder(), importer.locationOf(node), data->value,
+                *shape);
+  importer.set(node.outputs[0], GraphValue{result, data->type});
+  return success();
+}
+
+/// Flatten: [prod(dims before axis), prod(dims from axis)].
+LogicalResult importFlatten(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 1)
+    return importer.emitError(node) << "needs 1 input";
+  FailureOr<GraphValue> data = importer.get(node, node.inputs[0]);
+  if (failed(data))
+    return failure();
+  auto type = cast<RankedTensorType>(data->value.getType());
+  if (!type.hasStaticShape())
+    return importer.emitError(node) << "needs a static input shape, got "
+                                    << type;
+  int64_t rank = type.getRank();
+  int64_t axis = importer.intAttr(node, "axis", 1);
+  if (axis < -rank || axis > rank)
+    return importer.emitError(node) << "axis " << axis << " is out of range";
+  if (axis < 0)
+    axis += rank;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? outer : inner) *= type.getDimSize(d);
+  Value result = reshapeTo(importer.builder(), importer.locationOf(node),
+                           data->value, {outer, inner});
+  importer.set(node.outputs[0], GraphValue{result, data->type});
+  return success();
+}
+
+/// Transpose: linalg.transpose by `perm` (reversed dims by default).
+LogicalResult importTranspose(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 1)
+    return importer.emitError(node) << "needs 1 input";
+  FailureOr<GraphValue> data = importer.get(node, node.inputs[0]);
+  if (failed(data))
+    return failure();
+  auto type = cast<RankedTensorType>(data->value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm;
+  if (std::optional<std::vector<int64_t>> attr = importer.intsAttr(node, "perm"))
+    perm.assign(attr->begin(), attr->end());
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  SmallVector<bool> seen(rank, false);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return importer.emitError(node) << "perm has " << perm.size()
+                                    << " entries for rank " << rank;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return importer.emitError(node) << "perm is not a permutation";
+    seen[p] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  SmallVector<Value> dynamicSizes;
+  for (int64_t p : perm)
+    if (type.isDynamicDim(p))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, data->value, p));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
+                                       dynamicSizes);
+  auto transpose =
+      linalg::TransposeOp::create(b, loc, data->value, init, perm);
+  importer.set(node.outputs[0],
+               GraphValue{transpose.getResult()[0], data->type});
+  return success();
+}
+
+/// Concat along `axis`.
+LogicalResult importConcat(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.empty())
+    return importer.emitError(node) << "needs inputs";
+  SmallVector<Value> parts;
+  OnnxType onnxType = OnnxType::Undefined;
+  for (const std::string &name : node.inputs) {
+    FailureOr<GraphValue> part = importer.get(node, name);
+    if (failed(part))
+      return failure();
+    parts.push_back(part->value);
+    onnxType = part->type;
+  }
+  int64_t rank = cast<RankedTensorType>(parts[0].getType()).getRank();
+  int64_t axis = importer.intAttr(node, "axis", 0);
+  if (axis < -rank || axis >= rank)
+    return importer.emitError(node) << "axis " << axis << " is out of range";
+  if (axis < 0)
+    axis += rank;
+  if (parts.size() == 1) {
+    importer.set(node.outputs[0], GraphValue{parts[0], onnxType});
+    return success();
+  }
+  Value result = tensor::ConcatOp::create(
+      importer.builder(), importer.locationOf(node), axis, parts);
+  importer.set(node.outputs[0], GraphValue{result, onnxType});
+  return success();
+}
+
+} // namespace
+
+void mlir::quant_affine::onnx_import::addShapeNodeImporters(
+    NodeImporterTable &table) {
+  table["Reshape"] = importReshape;
+  table["Flatten"] = importFlatten;
+  table["Transpose"] = importTranspose;
+  table["Concat"] = importConcat;
+}
