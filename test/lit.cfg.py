@@ -48,6 +48,19 @@ llvm_config.add_tool_substitutions(
     [opt, "mlir-runner", "mlir-translate", "mlir-opt", "llc", "clang", "clang++"],
     [config.quant_affine_tools_dir, config.llvm_tools_dir])
 
+# `onnx-import`: quant-affine-translate --import-onnx is built. `onnx-testdata`:
+# Debian's libonnx-testdata (ONNX's node tests) is installed; %onnx_node_tests
+# is its directory of node tests.
+if config.onnx_import_enabled:
+    config.available_features.add("onnx-import")
+    llvm_config.add_tool_substitutions(
+        [ToolSubst("quant-affine-translate", unresolved="fatal")],
+        [config.quant_affine_tools_dir])
+onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_node_tests):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(("%onnx_node_tests", onnx_node_tests))
+
 # libomp: the OpenMP runtime (Debian's libomp-22-dev) that the CPU pipeline's
 # openmp option needs at link time.
 if os.path.exists(os.path.join(config.mlir_lib_dir, "libomp.so")):

@@ -11,9 +11,11 @@ operators, integer arithmetic, data movement, IEEE add/sub/mul/div), within
 ONNX's own default tolerance (rtol 1e-3, atol 1e-7) for the others.
 
 usage: onnx-node-tests.py --translate T --opt O --runner R --libdir L
-                          [--pipeline cpu|gpu-on-cpu] [--verbose] TEST_DIR...
-Prints one line per test (PASS, FAIL, UNSUPPORTED with the importer's
-message) and `N passed, N failed, N unsupported`.
+                          [--pipeline cpu|gpu-on-cpu] [--verbose] TEST...
+Each TEST is a test directory or a directory of them. Prints one line per
+test that does not pass (FAIL; DIFFERS, for stored data we knowingly do not
+reproduce, with the reason; UNSUPPORTED, with the importer's message) and
+`N passed, N failed, N known differences, N unsupported`.
 """
 import argparse
 import glob
@@ -26,6 +28,18 @@ import sys
 EXACT_OPS = re.compile(
     r"quantizelinear|dequantizelinear|integer|qlinear|relu|reshape|transpose|"
     r"flatten|concat|gather|constant|maxpool|_add|_sub|_mul|_div|cast")
+
+
+# Tests whose stored data we knowingly do not reproduce, and why.
+KNOWN_DIFFERENCES = {
+    "test_cast_FLOAT_to_BFLOAT16":
+        "ONNX 1.12's data truncates float to bfloat16; ONNX 1.13 and later "
+        "(and our Cast) round to nearest even",
+    "test_castlike_FLOAT_to_BFLOAT16_expanded":
+        "its test data gives `like` the shape [1], the graph declares 3x4",
+    "test_castlike_BFLOAT16_to_FLOAT_expanded":
+        "its test data gives `like` the shape [1], the graph declares 3x4",
+}
 
 
 def run(command, data=None, timeout=300):
@@ -84,14 +98,25 @@ def main():
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("tests", nargs="+")
     args = parser.parse_args()
-    totals = {"PASS": 0, "FAIL": 0, "UNSUPPORTED": 0}
-    for test_dir in args.tests:
+    totals = {"PASS": 0, "FAIL": 0, "UNSUPPORTED": 0, "DIFFERS": 0}
+    tests = []
+    for path in args.tests:
+        # A directory of tests (Debian's data/node) or one test.
+        if os.path.exists(os.path.join(path, "model.onnx")):
+            tests.append(path)
+        else:
+            tests += sorted(glob.glob(os.path.join(path, "test_*")))
+    for test_dir in tests:
         status, detail = run_test(args, test_dir)
+        known = KNOWN_DIFFERENCES.get(os.path.basename(test_dir.rstrip("/")))
+        if known and status == "FAIL":
+            status, detail = "DIFFERS", known
         totals[status] += 1
         if status != "PASS" or args.verbose:
             print("%s: %s %s" % (status, os.path.basename(test_dir), detail))
-    print("%d passed, %d failed, %d unsupported" %
-          (totals["PASS"], totals["FAIL"], totals["UNSUPPORTED"]))
+    print("%d passed, %d failed, %d known differences, %d unsupported" %
+          (totals["PASS"], totals["FAIL"], totals["DIFFERS"],
+           totals["UNSUPPORTED"]))
     return 1 if totals["FAIL"] else 0
 
 

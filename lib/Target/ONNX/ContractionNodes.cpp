@@ -57,13 +57,14 @@ FailureOr<Value> matmul(GraphImporter &importer, const OnnxNode &node,
   int64_t k = lhsType.getDimSize(lhsRank - 1);
   int64_t k2 = rhsType.getDimSize(rhsRank - 2);
   if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(k2) && k != k2)
-    return importer.emitError(node) << "inner dims differ: " << k << " and "
-                                    << k2;
+    return importer.emitError(node)
+           << "inner dims differ: " << k << " and " << k2;
   // The result shape: broadcast batch dims, then M and N.
   SmallVector<int64_t> shape(rank, 1);
   SmallVector<std::pair<Value, int64_t>> sizeSources(rank);
   for (int64_t d = 0; d < rank - 2; ++d) {
-    for (auto [value, type] : {std::pair(lhs, lhsType), std::pair(rhs, rhsType)}) {
+    for (auto [value, type] :
+         {std::pair(lhs, lhsType), std::pair(rhs, rhsType)}) {
       int64_t local = d - (rank - type.getRank());
       if (local < 0)
         continue;
@@ -81,8 +82,8 @@ FailureOr<Value> matmul(GraphImporter &importer, const OnnxNode &node,
   SmallVector<Value> dynamicSizes;
   for (int64_t d = 0; d < rank; ++d)
     if (ShapedType::isDynamic(shape[d]))
-      dynamicSizes.push_back(tensor::DimOp::create(
-          b, loc, sizeSources[d].first, sizeSources[d].second));
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, sizeSources[d].first,
+                                                   sizeSources[d].second));
   Value init = tensor::EmptyOp::create(b, loc, shape, element, dynamicSizes);
   Value zero = zeroOf(b, loc, element);
   Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
@@ -123,23 +124,21 @@ FailureOr<Value> matmul(GraphImporter &importer, const OnnxNode &node,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
     bool isFloat = isa<FloatType>(element);
-    product = linalg::GenericOp::create(
-                  b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
-                  ValueRange{acc}, maps, iterators,
-                  [&](OpBuilder &nb, Location nl, ValueRange args) {
-                    Value mul =
-                        isFloat ? Value(arith::MulFOp::create(nb, nl, args[0],
-                                                              args[1]))
-                                : Value(arith::MulIOp::create(nb, nl, args[0],
-                                                              args[1]));
-                    Value add =
-                        isFloat ? Value(arith::AddFOp::create(nb, nl, args[2],
-                                                              mul))
-                                : Value(arith::AddIOp::create(nb, nl, args[2],
-                                                              mul));
-                    linalg::YieldOp::create(nb, nl, add);
-                  })
-                  .getResult(0);
+    product =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+            ValueRange{acc}, maps, iterators,
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              Value mul =
+                  isFloat
+                      ? Value(arith::MulFOp::create(nb, nl, args[0], args[1]))
+                      : Value(arith::MulIOp::create(nb, nl, args[0], args[1]));
+              Value add =
+                  isFloat ? Value(arith::AddFOp::create(nb, nl, args[2], mul))
+                          : Value(arith::AddIOp::create(nb, nl, args[2], mul));
+              linalg::YieldOp::create(nb, nl, add);
+            })
+            .getResult(0);
   }
   // Drop the dims rank-1 operands added.
   auto productType = cast<RankedTensorType>(product.getType());
@@ -202,9 +201,9 @@ LogicalResult importGemm(GraphImporter &importer, const OnnxNode &node) {
   Location loc = importer.locationOf(node);
   auto transpose = [&](Value v) -> Value {
     auto type = cast<RankedTensorType>(v.getType());
-    Value init = importer.emptyTensor(
-        loc, {type.getDimSize(1), type.getDimSize(0)}, type.getElementType(),
-        v);
+    Value init =
+        importer.emptyTensor(loc, {type.getDimSize(1), type.getDimSize(0)},
+                             type.getElementType(), v);
     // (emptyTensor reads dynamic sizes from the same dims; transposed ones
     // must come from the swapped dims.)
     if (!type.hasStaticShape()) {
@@ -212,12 +211,11 @@ LogicalResult importGemm(GraphImporter &importer, const OnnxNode &node) {
       for (int64_t d : {1, 0})
         if (type.isDynamicDim(d))
           sizes.push_back(tensor::DimOp::create(b, loc, v, d));
-      init = tensor::EmptyOp::create(
-          b, loc, {type.getDimSize(1), type.getDimSize(0)},
-          type.getElementType(), sizes);
+      init = tensor::EmptyOp::create(b, loc,
+                                     {type.getDimSize(1), type.getDimSize(0)},
+                                     type.getElementType(), sizes);
     }
-    return linalg::TransposeOp::create(b, loc, v, init,
-                                       ArrayRef<int64_t>{1, 0})
+    return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
         .getResult()[0];
   };
   Value lhs = a->value, rhs = bValue->value;
@@ -295,9 +293,8 @@ LogicalResult importSoftmax(GraphImporter &importer, const OnnxNode &node) {
               "supported";
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
-  Value init =
-      importer.emptyTensor(loc, type.getShape(), type.getElementType(),
-                           x->value);
+  Value init = importer.emptyTensor(loc, type.getShape(), type.getElementType(),
+                                    x->value);
   Value result = linalg::SoftmaxOp::create(b, loc, type, x->value, init, axis)
                      .getResult()[0];
   importer.set(node.outputs[0], GraphValue{result, x->type});
@@ -323,7 +320,8 @@ LogicalResult importMatMulInteger(GraphImporter &importer,
              << onnxTypeName(value->type);
     bool isUnsigned = value->type == OnnxType::UInt8;
     SmallVector<Value> operands{value->value};
-    std::optional<std::string> zp = importer.optionalInput(node, zeroPointIndex);
+    std::optional<std::string> zp =
+        importer.optionalInput(node, zeroPointIndex);
     if (zp) {
       FailureOr<GraphValue> zeroPoint = importer.get(node, *zp);
       if (failed(zeroPoint))

@@ -26,9 +26,8 @@ using ScalarBody = Value (*)(OpBuilder &, Location, ValueRange, bool isFloat,
                              bool isUnsigned);
 
 /// Reads the inputs of an n-ary elementwise node, all of one ONNX type.
-FailureOr<SmallVector<GraphValue>> readInputs(GraphImporter &importer,
-                                              const OnnxNode &node,
-                                              size_t count) {
+FailureOr<SmallVector<GraphValue>>
+readInputs(GraphImporter &importer, const OnnxNode &node, size_t count) {
   if (node.inputs.size() != count || node.outputs.empty())
     return importer.emitError(node) << "needs " << count << " inputs";
   SmallVector<GraphValue> inputs;
@@ -39,9 +38,9 @@ FailureOr<SmallVector<GraphValue>> readInputs(GraphImporter &importer,
     if (!isa<RankedTensorType>(value->value.getType()))
       return importer.emitError(node) << "needs ranked tensors";
     if (!inputs.empty() && value->type != inputs.front().type)
-      return importer.emitError(node)
-             << "inputs of different types: " << onnxTypeName(inputs.front().type)
-             << " and " << onnxTypeName(value->type);
+      return importer.emitError(node) << "inputs of different types: "
+                                      << onnxTypeName(inputs.front().type)
+                                      << " and " << onnxTypeName(value->type);
     inputs.push_back(*value);
   }
   return inputs;
@@ -50,14 +49,13 @@ FailureOr<SmallVector<GraphValue>> readInputs(GraphImporter &importer,
 template <size_t Arity, bool FloatOnly>
 LogicalResult importElementwise(GraphImporter &importer, const OnnxNode &node,
                                 ScalarBody body) {
-  FailureOr<SmallVector<GraphValue>> inputs =
-      readInputs(importer, node, Arity);
+  FailureOr<SmallVector<GraphValue>> inputs = readInputs(importer, node, Arity);
   if (failed(inputs))
     return failure();
   OnnxType type = inputs->front().type;
   bool isFloat = isFloatType(type);
-  if ((FloatOnly && !isFloat) || (!isFloat && !integerRange(type) &&
-                                  type != OnnxType::Int64))
+  if ((FloatOnly && !isFloat) ||
+      (!isFloat && !integerRange(type) && type != OnnxType::Int64))
     return importer.emitError(node)
            << "input type " << onnxTypeName(type) << " is not supported";
   SmallVector<Value> operands;
@@ -171,9 +169,9 @@ LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
   OnnxType from = inputs->front().type;
   Type target = elementTypeOf(to, importer.context());
   if (!target || to == OnnxType::Bool || from == OnnxType::Bool)
-    return importer.emitError(node) << "cast from " << onnxTypeName(from)
-                                    << " to " << onnxTypeName(to)
-                                    << " is not supported";
+    return importer.emitError(node)
+           << "cast from " << onnxTypeName(from) << " to " << onnxTypeName(to)
+           << " is not supported";
   Value input = inputs->front().value;
   Type source = cast<RankedTensorType>(input.getType()).getElementType();
   bool fromFloat = isFloatType(from), toFloat = isFloatType(to);
@@ -224,8 +222,8 @@ LogicalResult importConstant(GraphImporter &importer, const OnnxNode &node) {
   }
   if (const OnnxAttribute *value = node.attribute("value_float")) {
     auto type = RankedTensorType::get({}, b.getF32Type());
-    Value c = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, value->f));
+    Value c = arith::ConstantOp::create(b, loc,
+                                        DenseElementsAttr::get(type, value->f));
     importer.set(node.outputs[0], GraphValue{c, OnnxType::Float});
     return success();
   }
@@ -239,8 +237,8 @@ LogicalResult importConstant(GraphImporter &importer, const OnnxNode &node) {
   }
   if (const OnnxAttribute *value = node.attribute("value_int")) {
     auto type = RankedTensorType::get({}, b.getI64Type());
-    Value c = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, value->i));
+    Value c = arith::ConstantOp::create(b, loc,
+                                        DenseElementsAttr::get(type, value->i));
     importer.set(node.outputs[0], GraphValue{c, OnnxType::Int64});
     return success();
   }

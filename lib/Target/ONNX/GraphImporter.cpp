@@ -172,14 +172,19 @@ GraphImporter::GraphImporter(const OnnxModel &model, OpBuilder &builder,
 }
 
 Location GraphImporter::locationOf(const OnnxNode &node) {
-  std::string name = node.name.empty() ? node.opType : node.name;
+  std::string name = node.name.empty()
+                         ? node.opType + " #" + std::to_string(node.index)
+                         : node.name;
   return NameLoc::get(StringAttr::get(context(), name),
                       FileLineColLoc::get(context(), sourceName, 0, 0));
 }
 
 InFlightDiagnostic GraphImporter::emitError(const OnnxNode &node) {
   InFlightDiagnostic diag = mlir::emitError(locationOf(node));
-  diag << "node '" << node.name << "' (" << node.opType << "): ";
+  if (node.name.empty())
+    diag << "node #" << node.index << " (" << node.opType << "): ";
+  else
+    diag << "node '" << node.name << "' (" << node.opType << "): ";
   return diag;
 }
 

@@ -272,6 +272,7 @@ std::optional<OnnxModel> mlir::quant_affine::onnx_import::parseOnnxModel(
     model.graph.valueInfos.push_back(convertValueInfo(info));
   for (const onnx::NodeProto &nodeProto : graph.node()) {
     OnnxNode node;
+    node.index = model.graph.nodes.size();
     node.name = nodeProto.name();
     node.opType = nodeProto.op_type();
     node.domain = nodeProto.domain() == "ai.onnx" ? "" : nodeProto.domain();

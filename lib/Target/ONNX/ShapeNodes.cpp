@@ -21,8 +21,8 @@ namespace {
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
                 ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());
-  auto shapeType =
-      RankedTensorType::get({static_cast<int64_t>(shape.size())}, b.getI64Type());
+  auto shapeType = RankedTensorType::get({static_cast<int64_t>(shape.size())},
+                                         b.getI64Type());
   Value shapeValue = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(shapeType, shape));
   return tensor::ReshapeOp::create(b, loc, type.clone(shape), value,
@@ -38,20 +38,21 @@ LogicalResult importReshape(GraphImporter &importer, const OnnxNode &node) {
   if (failed(data) || failed(shapeInput))
     return failure();
   FailureOr<SmallVector<int64_t>> shape =
-      importer.constantInts(node, shapeInput->value, "a shape that is not a constant is not supported");
+      importer.constantInts(node, shapeInput->value,
+                            "a shape that is not a constant is not supported");
   if (failed(shape))
     return failure();
   auto type = cast<RankedTensorType>(data->value.getType());
   if (!type.hasStaticShape())
-    return importer.emitError(node) << "needs a static input shape, got "
-                                    << type;
+    return importer.emitError(node)
+           << "needs a static input shape, got " << type;
   bool allowZero = importer.intAttr(node, "allowzero", 0);
   int64_t known = 1, inferred = -1;
   for (auto [i, size] : llvm::enumerate(*shape)) {
     if (size == 0 && !allowZero) {
       if (static_cast<int64_t>(i) >= type.getRank())
-        return importer.emitError(node) << "shape entry " << i
-                                        << " copies a dim the input lacks";
+        return importer.emitError(node)
+               << "shape entry " << i << " copies a dim the input lacks";
       size = type.getDimSize(i);
     }
     if (size == -1) {
@@ -69,13 +70,12 @@ LogicalResult importReshape(GraphImporter &importer, const OnnxNode &node) {
       return importer.emitError(node) << "cannot infer the -1 of the shape";
     (*shape)[inferred] = type.getNumElements() / known;
   } else if (known != type.getNumElements()) {
-    return importer.emitError(node) << "the shape holds " << known
-                                    << " elements, the input "
-                                    << type.getNumElements();
+    return importer.emitError(node)
+           << "the shape holds " << known << " elements, the input "
+           << type.getNumElements();
   }
-  Value result =
-      reshapeTo(importer.builder(), importer.locationOf(node), data->value,
-                *shape);
+  Value result = reshapeTo(importer.builder(), importer.locationOf(node),
+                           data->value, *shape);
   importer.set(node.outputs[0], GraphValue{result, data->type});
   return success();
 }
@@ -89,8 +89,8 @@ LogicalResult importFlatten(GraphImporter &importer, const OnnxNode &node) {
     return failure();
   auto type = cast<RankedTensorType>(data->value.getType());
   if (!type.hasStaticShape())
-    return importer.emitError(node) << "needs a static input shape, got "
-                                    << type;
+    return importer.emitError(node)
+           << "needs a static input shape, got " << type;
   int64_t rank = type.getRank();
   int64_t axis = importer.intAttr(node, "axis", 1);
   if (axis < -rank || axis > rank)
@@ -116,15 +116,16 @@ LogicalResult importTranspose(GraphImporter &importer, const OnnxNode &node) {
   auto type = cast<RankedTensorType>(data->value.getType());
   int64_t rank = type.getRank();
   SmallVector<int64_t> perm;
-  if (std::optional<std::vector<int64_t>> attr = importer.intsAttr(node, "perm"))
+  if (std::optional<std::vector<int64_t>> attr =
+          importer.intsAttr(node, "perm"))
     perm.assign(attr->begin(), attr->end());
   else
     for (int64_t d = rank - 1; d >= 0; --d)
       perm.push_back(d);
   SmallVector<bool> seen(rank, false);
   if (static_cast<int64_t>(perm.size()) != rank)
-    return importer.emitError(node) << "perm has " << perm.size()
-                                    << " entries for rank " << rank;
+    return importer.emitError(node)
+           << "perm has " << perm.size() << " entries for rank " << rank;
   for (int64_t p : perm) {
     if (p < 0 || p >= rank || seen[p])
       return importer.emitError(node) << "perm is not a permutation";
@@ -141,8 +142,7 @@ LogicalResult importTranspose(GraphImporter &importer, const OnnxNode &node) {
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, data->value, p));
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
                                        dynamicSizes);
-  auto transpose =
-      linalg::TransposeOp::create(b, loc, data->value, init, perm);
+  auto transpose = linalg::TransposeOp::create(b, loc, data->value, init, perm);
   importer.set(node.outputs[0],
                GraphValue{transpose.getResult()[0], data->type});
   return success();

@@ -96,6 +96,8 @@ struct OnnxAttribute {
 
 struct OnnxNode {
   std::string name, opType, domain;
+  /// Its position in the graph (diagnostics name unnamed nodes by it).
+  size_t index = 0;
   std::vector<std::string> inputs, outputs;
   std::map<std::string, OnnxAttribute> attributes;
 
