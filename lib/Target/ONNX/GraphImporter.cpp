@@ -352,6 +352,7 @@ static const NodeImporterTable &nodeImporters() {
     addElementwiseNodeImporters(t);
     addShapeNodeImporters(t);
     addContractionNodeImporters(t);
+    addConvolutionNodeImporters(t);
     return t;
   }();
   return table;

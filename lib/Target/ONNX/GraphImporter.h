@@ -126,6 +126,9 @@ void addShapeNodeImporters(NodeImporterTable &table);
 /// (ContractionNodes.cpp).
 void addContractionNodeImporters(NodeImporterTable &table);
 
+/// Conv, MaxPool, AveragePool, GlobalAveragePool (ConvolutionNodes.cpp).
+void addConvolutionNodeImporters(NodeImporterTable &table);
+
 /// The ONNX type of an MLIR float element type.
 OnnxType onnxTypeOf(Type element);
 
