@@ -24,8 +24,7 @@ namespace {
 
 /// The 2-D window attributes of a Conv or pool.
 struct Window {
-  SmallVector<int64_t> kernel, strides{1, 1}, dilations{1, 1},
-      pads{0, 0, 0, 0};
+  SmallVector<int64_t> kernel, strides{1, 1}, dilations{1, 1}, pads{0, 0, 0, 0};
 };
 
 FailureOr<Window> readWindow(GraphImporter &importer, const OnnxNode &node,
@@ -49,13 +48,14 @@ FailureOr<Window> readWindow(GraphImporter &importer, const OnnxNode &node,
   if (auto attr = importer.intsAttr(node, "pads"))
     w.pads.assign(attr->begin(), attr->end());
   if (w.strides.size() != 2 || w.dilations.size() != 2 || w.pads.size() != 4)
-    return importer.emitError(node) << "strides, dilations and pads must be 2-D";
+    return importer.emitError(node)
+           << "strides, dilations and pads must be 2-D";
   const OnnxAttribute *autoPad = node.attribute("auto_pad");
   if (autoPad && autoPad->s != "NOTSET" && autoPad->s != "VALID") {
     // SAME_UPPER / SAME_LOWER: output = ceil(input / stride).
     if (!input.hasStaticShape())
-      return importer.emitError(node) << "auto_pad " << autoPad->s
-                                      << " needs static sizes";
+      return importer.emitError(node)
+             << "auto_pad " << autoPad->s << " needs static sizes";
     for (int d = 0; d < 2; ++d) {
       int64_t size = input.getDimSize(2 + d);
       int64_t out = (size + w.strides[d] - 1) / w.strides[d];
@@ -126,8 +126,8 @@ LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
   Type element = inputType.getElementType();
-  Value input = padSpatial(b, loc, x->value, w->pads,
-                           b.getFloatAttr(element, 0.0));
+  Value input =
+      padSpatial(b, loc, x->value, w->pads, b.getFloatAttr(element, 0.0));
   auto paddedType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape =
       outputShape(paddedType, weightType.getDimSize(0), *w);
@@ -173,8 +173,8 @@ LogicalResult importPool(GraphImporter &importer, const OnnxNode &node) {
   if (failed(x))
     return failure();
   if (!isFloatType(x->type))
-    return importer.emitError(node) << "input type " << onnxTypeName(x->type)
-                                    << " is not supported";
+    return importer.emitError(node)
+           << "input type " << onnxTypeName(x->type) << " is not supported";
   auto inputType = cast<RankedTensorType>(x->value.getType());
   FailureOr<Window> w = readWindow(importer, node, inputType, std::nullopt);
   if (failed(w))
@@ -214,8 +214,8 @@ LogicalResult importPool(GraphImporter &importer, const OnnxNode &node) {
     double count = static_cast<double>(w->kernel[0] * w->kernel[1]);
     FailureOr<Value> mean = importer.broadcastElementwise(
         node, {result}, element, [&](OpBuilder &nb, Location nl, ValueRange v) {
-          Value n =
-              arith::ConstantOp::create(nb, nl, nb.getFloatAttr(element, count));
+          Value n = arith::ConstantOp::create(nb, nl,
+                                              nb.getFloatAttr(element, count));
           return Value(arith::DivFOp::create(nb, nl, v[0], n));
         });
     if (failed(mean))
@@ -256,7 +256,8 @@ LogicalResult importGlobalAveragePool(GraphImporter &importer,
       b, loc, ValueRange{x->value}, ValueRange{acc}, dims,
       [](OpBuilder &nb, Location nl, ValueRange args) {
         linalg::YieldOp::create(
-            nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
+            nb, nl,
+            ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
       });
   FailureOr<Value> mean = importer.broadcastElementwise(
       node, {sum.getResult(0)}, element,
@@ -272,8 +273,8 @@ LogicalResult importGlobalAveragePool(GraphImporter &importer,
   SmallVector<ReassociationIndices> groups{{0}, {1}};
   for (int64_t d = 2; d < type.getRank(); ++d)
     groups.back().push_back(d);
-  Value result = tensor::ExpandShapeOp::create(b, loc, type.clone(shape),
-                                               *mean, groups);
+  Value result =
+      tensor::ExpandShapeOp::create(b, loc, type.clone(shape), *mean, groups);
   importer.set(node.outputs[0], GraphValue{result, x->type});
   return success();
 }

@@ -353,6 +353,7 @@ static const NodeImporterTable &nodeImporters() {
     addShapeNodeImporters(t);
     addContractionNodeImporters(t);
     addConvolutionNodeImporters(t);
+    addNormalizationNodeImporters(t);
     return t;
   }();
   return table;

@@ -120,7 +120,7 @@ void addQuantNodeImporters(NodeImporterTable &table);
 /// Elementwise float and integer operators, Cast, Constant
 /// (ElementwiseNodes.cpp).
 void addElementwiseNodeImporters(NodeImporterTable &table);
-/// Reshape, Flatten, Transpose, Concat (ShapeNodes.cpp).
+/// Reshape, Flatten, Transpose, Concat, Gather (ShapeNodes.cpp).
 void addShapeNodeImporters(NodeImporterTable &table);
 /// MatMul, Gemm, Softmax and the integer and QLinear matmuls
 /// (ContractionNodes.cpp).
@@ -128,6 +128,9 @@ void addContractionNodeImporters(NodeImporterTable &table);
 
 /// Conv, MaxPool, AveragePool, GlobalAveragePool (ConvolutionNodes.cpp).
 void addConvolutionNodeImporters(NodeImporterTable &table);
+
+/// LayerNormalization (NormalizationNodes.cpp).
+void addNormalizationNodeImporters(NodeImporterTable &table);
 
 /// The ONNX type of an MLIR float element type.
 OnnxType onnxTypeOf(Type element);

@@ -177,6 +177,74 @@ LogicalResult importConcat(GraphImporter &importer, const OnnxNode &node) {
   return success();
 }
 
+/// Gather along `axis`: out[i..., j..., k...] = data[i..., idx[j...], k...],
+/// negative indices counted from the end.
+LogicalResult importGather(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 2)
+    return importer.emitError(node) << "needs 2 inputs";
+  FailureOr<GraphValue> data = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> indices = importer.get(node, node.inputs[1]);
+  if (failed(data) || failed(indices))
+    return failure();
+  if (indices->type != OnnxType::Int64 && indices->type != OnnxType::Int32)
+    return importer.emitError(node)
+           << "indices of type " << onnxTypeName(indices->type)
+           << " are not supported";
+  auto dataType = cast<RankedTensorType>(data->value.getType());
+  auto indexType = cast<RankedTensorType>(indices->value.getType());
+  int64_t rank = dataType.getRank(), indexRank = indexType.getRank();
+  int64_t axis = importer.intAttr(node, "axis", 0);
+  if (axis < -rank || axis >= rank)
+    return importer.emitError(node) << "axis " << axis << " is out of range";
+  if (axis < 0)
+    axis += rank;
+  if (!dataType.hasStaticShape() || !indexType.hasStaticShape())
+    return importer.emitError(node) << "dynamic shapes are not supported";
+  SmallVector<int64_t> shape(dataType.getShape().take_front(axis));
+  llvm::append_range(shape, indexType.getShape());
+  llvm::append_range(shape, dataType.getShape().drop_front(axis + 1));
+  int64_t outRank = shape.size();
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  MLIRContext *ctx = importer.context();
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, dataType.getElementType());
+  SmallVector<AffineExpr> indexExprs;
+  for (int64_t d = 0; d < indexRank; ++d)
+    indexExprs.push_back(getAffineDimExpr(axis + d, ctx));
+  SmallVector<AffineMap> maps{AffineMap::get(outRank, 0, indexExprs, ctx),
+                              b.getMultiDimIdentityMap(outRank)};
+  SmallVector<utils::IteratorType> iterators(outRank,
+                                             utils::IteratorType::parallel);
+  int64_t axisSize = dataType.getDimSize(axis);
+  Value source = data->value;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{indices->value},
+      ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value index =
+            arith::IndexCastOp::create(nb, nl, nb.getIndexType(), args[0]);
+        Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+        Value size = arith::ConstantIndexOp::create(nb, nl, axisSize);
+        Value negative = arith::CmpIOp::create(
+            nb, nl, arith::CmpIPredicate::slt, index, zero);
+        index = arith::SelectOp::create(
+            nb, nl, negative, arith::AddIOp::create(nb, nl, index, size),
+            index);
+        SmallVector<Value> position;
+        for (int64_t d = 0; d < axis; ++d)
+          position.push_back(linalg::IndexOp::create(nb, nl, d));
+        position.push_back(index);
+        for (int64_t d = axis + 1; d < rank; ++d)
+          position.push_back(
+              linalg::IndexOp::create(nb, nl, d - 1 + indexRank));
+        Value element = tensor::ExtractOp::create(nb, nl, source, position);
+        linalg::YieldOp::create(nb, nl, element);
+      });
+  importer.set(node.outputs[0], GraphValue{generic.getResult(0), data->type});
+  return success();
+}
+
 } // namespace
 
 void mlir::quant_affine::onnx_import::addShapeNodeImporters(
@@ -185,4 +253,5 @@ void mlir::quant_affine::onnx_import::addShapeNodeImporters(
   table["Flatten"] = importFlatten;
   table["Transpose"] = importTranspose;
   table["Concat"] = importConcat;
+  table["Gather"] = importGather;
 }
