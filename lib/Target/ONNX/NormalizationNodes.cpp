@@ -43,15 +43,15 @@ Value meanOver(GraphImporter &importer, Location loc, Value x, int64_t axis) {
   Value init = importer.emptyTensor(loc, kept, element, x);
   Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0));
   Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
-  Value sum = linalg::ReduceOp::create(
-                  b, loc, ValueRange{x}, ValueRange{acc}, dims,
-                  [](OpBuilder &nb, Location nl, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, nl,
-                        ValueRange{
-                            arith::AddFOp::create(nb, nl, args[0], args[1])});
-                  })
-                  .getResult(0);
+  Value sum =
+      linalg::ReduceOp::create(
+          b, loc, ValueRange{x}, ValueRange{acc}, dims,
+          [](OpBuilder &nb, Location nl, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nl,
+                ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
+          })
+          .getResult(0);
   // Back to rank `rank`, the reduced dims of size 1.
   SmallVector<int64_t> shape = kept;
   shape.append(rank - axis, 1);
@@ -68,8 +68,9 @@ Value meanOver(GraphImporter &importer, Location loc, Value x, int64_t axis) {
   }
   Value n = arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(type.clone(shape),
-                             b.getFloatAttr(element, static_cast<double>(count))));
+      DenseElementsAttr::get(
+          type.clone(shape),
+          b.getFloatAttr(element, static_cast<double>(count))));
   return arith::DivFOp::create(b, loc, sum, n);
 }
 
@@ -83,8 +84,8 @@ LogicalResult importLayerNormalization(GraphImporter &importer,
     return failure();
   auto type = cast<RankedTensorType>(x->value.getType());
   if (!type.getElementType().isF32() || !type.hasStaticShape())
-    return importer.emitError(node) << "input " << type
-                                    << " is not supported: only static f32";
+    return importer.emitError(node)
+           << "input " << type << " is not supported: only static f32";
   int64_t rank = type.getRank();
   int64_t axis = importer.intAttr(node, "axis", -1);
   if (axis < -rank || axis >= rank)
@@ -115,8 +116,8 @@ LogicalResult importLayerNormalization(GraphImporter &importer,
   FailureOr<Value> invStdDev = importer.broadcastElementwise(
       node, {variance}, element,
       [&](OpBuilder &nb, Location nl, ValueRange v) -> Value {
-        Value eps =
-            arith::ConstantOp::create(nb, nl, nb.getFloatAttr(element, epsilon));
+        Value eps = arith::ConstantOp::create(
+            nb, nl, nb.getFloatAttr(element, epsilon));
         Value one =
             arith::ConstantOp::create(nb, nl, nb.getFloatAttr(element, 1.0));
         Value root = math::SqrtOp::create(
