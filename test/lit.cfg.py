@@ -56,6 +56,14 @@ if config.onnx_import_enabled:
     llvm_config.add_tool_substitutions(
         [ToolSubst("quant-affine-translate", unresolved="fatal")],
         [config.quant_affine_tools_dir])
+# `python-onnx`: Debian's python3-onnx and NumPy, which build test models;
+# %onnx_python runs them.
+onnx_python = "/usr/bin/python3"
+if os.path.exists(onnx_python) and subprocess.run(
+        [onnx_python, "-c", "import onnx, numpy"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("python-onnx")
+config.substitutions.append(("%onnx_python", onnx_python))
 onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
 if os.path.isdir(onnx_node_tests):
     config.available_features.add("onnx-testdata")

@@ -354,6 +354,7 @@ static const NodeImporterTable &nodeImporters() {
     addContractionNodeImporters(t);
     addConvolutionNodeImporters(t);
     addNormalizationNodeImporters(t);
+    addMicrosoftNodeImporters(t);
     return t;
   }();
   return table;

@@ -132,6 +132,9 @@ void addConvolutionNodeImporters(NodeImporterTable &table);
 /// LayerNormalization (NormalizationNodes.cpp).
 void addNormalizationNodeImporters(NodeImporterTable &table);
 
+/// com.microsoft.MatMulNBits (MicrosoftNodes.cpp).
+void addMicrosoftNodeImporters(NodeImporterTable &table);
+
 /// The ONNX type of an MLIR float element type.
 OnnxType onnxTypeOf(Type element);
 
