@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Writes small QDQ models as quantization tools deliver them, with int8
+activations (QuantizeLinear -> DequantizeLinear pairs) and blocked int4
+weights (DequantizeLinear with block_size over an int4 initializer), and
+their expected outputs computed here with NumPy from ONNX's definitions:
+
+- OUT/test_qdq_mlp: x -> QDQ -> MatMul(DQ(W1)) -> Add(b1) -> Relu -> QDQ ->
+  MatMul(DQ(W2)) -> Add(b2);
+- OUT/test_qdq_cnn: x -> QDQ -> Conv(DQ(Wc), per-channel int8) -> Relu ->
+  MaxPool -> GlobalAveragePool -> Flatten -> QDQ -> Gemm(DQ(Wf)).
+
+Inputs are multiples of 1/4 and scales powers of two, so every sum is exact
+in f32 and the outputs must match bit for bit.
+
+usage: gen-qdq-models.py OUT
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+INT4 = 22  # TensorProto.INT4 in ONNX 1.16+; Debian's 1.12 lacks the name.
+
+
+def int4_initializer(name, values):
+    """An int4 tensor, two values a byte, low nibble first."""
+    flat = (np.asarray(values, np.int8).reshape(-1) & 0xF).astype(np.uint8)
+    if flat.size % 2:
+        flat = np.append(flat, 0)
+    packed = (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+    tensor = TensorProto()
+    tensor.name = name
+    tensor.data_type = INT4
+    tensor.dims.extend(values.shape)
+    tensor.raw_data = packed.tobytes()
+    return tensor
+
+
+def quantize(x, scale, zero_point, lo, hi):
+    q = np.rint(x.astype(np.float32) / np.float32(scale)) + zero_point
+    return np.clip(q, lo, hi)
+
+
+def dequantize(q, scale, zero_point):
+    return ((q.astype(np.float32) - np.float32(zero_point)) *
+            np.float32(scale)).astype(np.float32)
+
+
+def qdq(x, scale, zero_point):
+    return dequantize(quantize(x, scale, zero_point, -128, 127), scale,
+                      zero_point)
+
+
+class Builder:
+    def __init__(self):
+        self.nodes, self.initializers, self.count = [], [], 0
+
+    def name(self, prefix):
+        self.count += 1
+        return "%s_%d" % (prefix, self.count)
+
+    def const(self, array, name=None):
+        name = name or self.name("c")
+        self.initializers.append(numpy_helper.from_array(array, name))
+        return name
+
+    def node(self, op, inputs, **attrs):
+        out = self.name(op.lower())
+        self.nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
+        return out
+
+    def qdq(self, x, scale, zero_point):
+        s = self.const(np.array(scale, np.float32))
+        z = self.const(np.array(zero_point, np.int8))
+        return self.node("DequantizeLinear",
+                         [self.node("QuantizeLinear", [x, s, z]), s, z])
+
+
+def blocked_weight(builder, rng, k, n, block):
+    """An int4 [K, N] weight in blocks of `block` along K: DequantizeLinear
+    (axis 0, block_size) of an int4 initializer."""
+    q = rng.integers(-8, 8, size=(k, n)).astype(np.int8)
+    scale = (2.0 ** rng.integers(-3, 0, size=(k // block, n))).astype(np.float32)
+    w = (q.astype(np.float32) * np.repeat(scale, block, axis=0)).astype(np.float32)
+    name = builder.name("w")
+    builder.initializers.append(int4_initializer(name, q))
+    out = builder.node("DequantizeLinear", [name, builder.const(scale)],
+                       axis=0, block_size=block)
+    return out, w
+
+
+def save(out, name, builder, inputs, outputs, x, y):
+    graph = helper.make_graph(builder.nodes, name, inputs, outputs,
+                              builder.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 8
+    directory = os.path.join(out, name)
+    os.makedirs(os.path.join(directory, "test_data_set_0"), exist_ok=True)
+    with open(os.path.join(directory, "model.onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+    for tensor, file in ((numpy_helper.from_array(x, "x"), "input_0.pb"),
+                         (numpy_helper.from_array(y, "y"), "output_0.pb")):
+        with open(os.path.join(directory, "test_data_set_0", file), "wb") as f:
+            f.write(tensor.SerializeToString())
+
+
+def mlp(out):
+    rng = np.random.default_rng(7)
+    b = Builder()
+    x = (rng.integers(-16, 16, size=(4, 64)) / 4).astype(np.float32)
+    h = b.qdq("x", 0.25, 0)
+    w1, w1v = blocked_weight(b, rng, 64, 32, 32)
+    b1 = (rng.integers(-8, 8, size=(32,)) / 4).astype(np.float32)
+    h = b.node("Relu", [b.node("Add", [b.node("MatMul", [h, w1]),
+                                       b.const(b1)])])
+    h = b.qdq(h, 0.5, 0)
+    w2, w2v = blocked_weight(b, rng, 32, 8, 16)
+    b2 = (rng.integers(-8, 8, size=(8,)) / 4).astype(np.float32)
+    y_name = b.node("Add", [b.node("MatMul", [h, w2]), b.const(b2)])
+    b.nodes[-1].output[0] = "y"
+    r = qdq(x, 0.25, 0)
+    r = np.maximum((r.astype(np.float64) @ w1v + b1).astype(np.float32), 0)
+    r = qdq(r, 0.5, 0)
+    y = (r.astype(np.float64) @ w2v + b2).astype(np.float32)
+    save(out, "test_qdq_mlp", b,
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 64])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 8])], x, y)
+    del y_name
+
+
+def cnn(out):
+    rng = np.random.default_rng(11)
+    b = Builder()
+    x = (rng.integers(-8, 8, size=(1, 2, 8, 8)) / 4).astype(np.float32)
+    h = b.qdq("x", 0.25, 0)
+    # Per output channel int8 filters (axis 0).
+    qc = rng.integers(-4, 5, size=(4, 2, 3, 3)).astype(np.int8)
+    sc = np.array([0.5, 0.25, 1.0, 0.5], np.float32)
+    wc = b.node("DequantizeLinear", [b.const(qc), b.const(sc)], axis=0)
+    wcv = (qc.astype(np.float32) * sc[:, None, None, None]).astype(np.float32)
+    h = b.node("Relu", [b.node("Conv", [h, wc], pads=[1, 1, 1, 1])])
+    h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h = b.node("Flatten", [b.node("GlobalAveragePool", [h])])
+    h = b.qdq(h, 0.125, 0)
+    wf, wfv = blocked_weight(b, rng, 4, 3, 2)
+    b.node("Gemm", [h, wf])
+    b.nodes[-1].output[0] = "y"
+    # Reference.
+    r = qdq(x, 0.25, 0)
+    padded = np.pad(r, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    conv = np.zeros((1, 4, 8, 8), np.float64)
+    for o in range(4):
+        for i in range(8):
+            for j in range(8):
+                conv[0, o, i, j] = np.sum(padded[0, :, i:i + 3, j:j + 3] *
+                                          wcv[o].astype(np.float64))
+    r = np.maximum(conv.astype(np.float32), 0)
+    r = r.reshape(1, 4, 4, 2, 4, 2).max(axis=(3, 5))
+    r = (r.astype(np.float64).sum(axis=(2, 3)) / 16).astype(np.float32)
+    r = qdq(r, 0.125, 0)
+    y = (r.astype(np.float64) @ wfv).astype(np.float32)
+    save(out, "test_qdq_cnn", b,
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 8, 8])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])], x, y)
+
+
+def main():
+    mlp(sys.argv[1])
+    cnn(sys.argv[1])
+
+
+if __name__ == "__main__":
+    main()
