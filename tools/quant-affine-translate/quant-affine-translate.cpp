@@ -44,6 +44,11 @@ static llvm::cl::opt<double>
                       llvm::cl::desc("Absolute tolerance of the comparison"),
                       llvm::cl::init(0));
 
+static llvm::cl::opt<bool> printOutputs(
+    "onnx-print-outputs",
+    llvm::cl::desc("With --onnx-test-data: also print each f32 output"),
+    llvm::cl::init(false));
+
 /// DIR/<prefix>0.pb, DIR/<prefix>1.pb, ... while they exist.
 static std::optional<std::vector<OnnxTensor>>
 readTestTensors(llvm::StringRef dir, llvm::StringRef prefix, Location loc) {
@@ -86,7 +91,7 @@ static OwningOpRef<Operation *> importOnnx(llvm::SourceMgr &sourceMgr,
     if (!inputs || !outputs ||
         failed(addTestHarness(
             *module, *inputs, *outputs,
-            TestTolerance{relativeTolerance, absoluteTolerance})))
+            TestTolerance{relativeTolerance, absoluteTolerance}, printOutputs)))
       return nullptr;
   }
   return OwningOpRef<Operation *>(module.release());

@@ -45,12 +45,13 @@ std::optional<SmallVector<uint8_t>> constantBytes(Value value) {
 LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
   if (node.inputs.size() < 3)
     return importer.emitError(node) << "needs at least 3 inputs";
-  int64_t k = importer.intAttr(node, "K", 0), n = importer.intAttr(node, "N", 0);
+  int64_t k = importer.intAttr(node, "K", 0),
+          n = importer.intAttr(node, "N", 0);
   int64_t bits = importer.intAttr(node, "bits", 4);
   int64_t blockSize = importer.intAttr(node, "block_size", 0);
   if (bits != 4 && bits != 8)
-    return importer.emitError(node) << "bits = " << bits
-                                    << " is not supported (4 or 8)";
+    return importer.emitError(node)
+           << "bits = " << bits << " is not supported (4 or 8)";
   if (k <= 0 || n <= 0 || blockSize <= 0 || k % blockSize != 0)
     return importer.emitError(node)
            << "K = " << k << ", N = " << n << ", block_size = " << blockSize
@@ -70,8 +71,8 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
            << "B is not supported unless it is a constant";
   int64_t blocks = k / blockSize;
   if (static_cast<int64_t>(codes->size()) != n * k * bits / 8)
-    return importer.emitError(node) << "B holds " << codes->size()
-                                    << " bytes, not N * K * bits / 8";
+    return importer.emitError(node)
+           << "B holds " << codes->size() << " bytes, not N * K * bits / 8";
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
   MLIRContext *ctx = importer.context();
@@ -91,20 +92,20 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
   // Scales [N * blocks] as [N, blocks]; offsets -zero_point (default
   // 2^(bits-1)), packed like B when they are integers.
   auto encodingType = RankedTensorType::get({n, blocks}, b.getF32Type());
-  Value scale = tensor::ExpandShapeOp::create(
-      b, loc, encodingType, scales->value,
-      SmallVector<ReassociationIndices>{{0, 1}});
+  Value scale =
+      tensor::ExpandShapeOp::create(b, loc, encodingType, scales->value,
+                                    SmallVector<ReassociationIndices>{{0, 1}});
   Value offset;
   if (std::optional<std::string> zpName = importer.optionalInput(node, 3)) {
     FailureOr<GraphValue> zp = importer.get(node, *zpName);
     if (failed(zp))
       return failure();
     if (zp->type == OnnxType::Float) {
-      offset = arith::NegFOp::create(
-          b, loc,
-          tensor::ExpandShapeOp::create(
-              b, loc, encodingType, zp->value,
-              SmallVector<ReassociationIndices>{{0, 1}}));
+      offset =
+          arith::NegFOp::create(b, loc,
+                                tensor::ExpandShapeOp::create(
+                                    b, loc, encodingType, zp->value,
+                                    SmallVector<ReassociationIndices>{{0, 1}}));
     } else {
       std::optional<SmallVector<uint8_t>> zpBytes = constantBytes(zp->value);
       if (!zpBytes)
@@ -112,8 +113,8 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
                << "integer zero points are not supported unless constant";
       int64_t perRow = (blocks * bits + 7) / 8;
       if (static_cast<int64_t>(zpBytes->size()) != n * perRow)
-        return importer.emitError(node) << "zero_points hold "
-                                        << zpBytes->size() << " bytes";
+        return importer.emitError(node)
+               << "zero_points hold " << zpBytes->size() << " bytes";
       SmallVector<float> offsets;
       for (int64_t row = 0; row < n; ++row)
         for (int64_t j = 0; j < blocks; ++j) {
@@ -122,7 +123,8 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
           offsets.push_back(-static_cast<float>(zpValue));
         }
       offset = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(encodingType, ArrayRef<float>(offsets)));
+          b, loc,
+          DenseElementsAttr::get(encodingType, ArrayRef<float>(offsets)));
     }
   } else {
     offset = arith::ConstantOp::create(
@@ -138,8 +140,8 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
   // A [..., K] as [M, K]; y = A @ W^T; back to [..., N].
   auto aType = cast<RankedTensorType>(a->value.getType());
   if (aType.getRank() < 2 || aType.getDimSize(aType.getRank() - 1) != k)
-    return importer.emitError(node) << "A must be [..., " << k << "], got "
-                                    << aType;
+    return importer.emitError(node)
+           << "A must be [..., " << k << "], got " << aType;
   Value lhs = a->value;
   SmallVector<ReassociationIndices> groups;
   if (aType.getRank() > 2) {
@@ -160,11 +162,11 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
       AffineMapAttr::get(AffineMap::get(3, 0, {m, red}, ctx)),
       AffineMapAttr::get(AffineMap::get(3, 0, {col, red}, ctx)),
       AffineMapAttr::get(AffineMap::get(3, 0, {m, col}, ctx))};
-  auto matmul = linalg::MatmulOp::create(
-      b, loc, TypeRange{acc.getType()}, ValueRange{lhs, weight},
-      ValueRange{acc},
-      ArrayRef<NamedAttribute>{
-          b.getNamedAttr("indexing_maps", b.getArrayAttr(maps))});
+  auto matmul =
+      linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
+                               ValueRange{lhs, weight}, ValueRange{acc},
+                               ArrayRef<NamedAttribute>{b.getNamedAttr(
+                                   "indexing_maps", b.getArrayAttr(maps))});
   Value y = matmul.getResult(0);
   if (aType.getRank() > 2) {
     SmallVector<int64_t> shape(aType.getShape().drop_back());

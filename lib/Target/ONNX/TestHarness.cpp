@@ -121,7 +121,7 @@ Value countTrue(OpBuilder &b, Location loc, Value mask) {
 
 LogicalResult mlir::quant_affine::onnx_import::addTestHarness(
     ModuleOp module, ArrayRef<OnnxTensor> inputs, ArrayRef<OnnxTensor> expected,
-    TestTolerance tolerance) {
+    TestTolerance tolerance, bool printOutputs) {
   MLIRContext *ctx = module.getContext();
   ctx->loadDialect<linalg::LinalgDialect, math::MathDialect,
                    tensor::TensorDialect>();
@@ -144,6 +144,17 @@ LogicalResult mlir::quant_affine::onnx_import::addTestHarness(
   auto print = func::FuncOp::create(b, loc, "printMemrefI64",
                                     b.getFunctionType({unranked}, {}));
   print.setPrivate();
+  // The printers only read: bufferization then shares the printed buffer.
+  StringAttr readAccess = b.getStringAttr("read");
+  print.setArgAttr(0, "bufferization.access", readAccess);
+  auto unrankedF32 = UnrankedTensorType::get(b.getF32Type());
+  func::FuncOp printF32;
+  if (printOutputs) {
+    printF32 = func::FuncOp::create(b, loc, "printMemrefF32",
+                                    b.getFunctionType({unrankedF32}, {}));
+    printF32.setPrivate();
+    printF32.setArgAttr(0, "bufferization.access", readAccess);
+  }
   auto main = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, {}));
   b.setInsertionPointToStart(main.addEntryBlock());
 
@@ -170,6 +181,11 @@ LogicalResult mlir::quant_affine::onnx_import::addTestHarness(
     if (failed(reference))
       return failure();
     Value actual = call.getResult(index);
+    if (printOutputs &&
+        cast<RankedTensorType>(actual.getType()).getElementType().isF32())
+      func::CallOp::create(
+          b, loc, printF32,
+          ValueRange{tensor::CastOp::create(b, loc, unrankedF32, actual)});
     auto referenceType = cast<RankedTensorType>(reference->getType());
     auto actualType = cast<RankedTensorType>(actual.getType());
     if (actualType.getElementType() != referenceType.getElementType()) {

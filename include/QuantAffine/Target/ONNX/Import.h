@@ -39,9 +39,12 @@ struct TestTolerance {
 /// and, for each output, prints `[index, mismatches]` with printMemrefI64:
 /// the number of elements that differ from `expected` beyond `tolerance`.
 /// This is how ONNX's node tests (model.onnx, test_data_set_0/*.pb) run.
+/// With `printOutputs`, each float output is printed first
+/// (printMemrefF32).
 LogicalResult addTestHarness(ModuleOp module, llvm::ArrayRef<OnnxTensor> inputs,
                              llvm::ArrayRef<OnnxTensor> expected,
-                             TestTolerance tolerance);
+                             TestTolerance tolerance,
+                             bool printOutputs = false);
 
 } // namespace onnx_import
 } // namespace quant_affine

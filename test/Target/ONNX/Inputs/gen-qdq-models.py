@@ -7,10 +7,15 @@ their expected outputs computed here with NumPy from ONNX's definitions:
 - OUT/test_qdq_mlp: x -> QDQ -> MatMul(DQ(W1)) -> Add(b1) -> Relu -> QDQ ->
   MatMul(DQ(W2)) -> Add(b2);
 - OUT/test_qdq_cnn: x -> QDQ -> Conv(DQ(Wc), per-channel int8) -> Relu ->
-  MaxPool -> GlobalAveragePool -> Flatten -> QDQ -> Gemm(DQ(Wf)).
+  MaxPool -> GlobalAveragePool -> Flatten -> QDQ -> Gemm(DQ(Wf));
+- OUT/test_qdq_transformer_block: a pre-norm block (LayerNormalization,
+  single-head attention with Softmax, an Erf GELU MLP, residuals) on a QDQ
+  input with blocked int4 weights.
 
-Inputs are multiples of 1/4 and scales powers of two, so every sum is exact
-in f32 and the outputs must match bit for bit.
+In the MLP and the CNN, inputs are multiples of 1/4 and scales powers of two,
+so every sum is exact in f32 and the outputs must match bit for bit. The
+transformer block's softmax, erf and square roots are not exact: its output
+is compared within rtol 1e-4, atol 1e-5 of a float64 reference.
 
 usage: gen-qdq-models.py OUT
 """
@@ -166,9 +171,68 @@ def cnn(out):
          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])], x, y)
 
 
+def layer_norm(x, axis=-1, epsilon=1e-5):
+    mean = x.mean(axis=axis, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axis, keepdims=True)
+    return (x - mean) / np.sqrt(var + epsilon)
+
+
+def transformer(out):
+    """One pre-norm transformer block (single head) with int8 QDQ input and
+    blocked int4 weights; softmax, erf and the layer norms make its float
+    parts inexact: compared within rtol 1e-4, atol 1e-5 of a float64
+    reference."""
+    rng = np.random.default_rng(13)
+    b = Builder()
+    s, d, f = 4, 32, 64
+    x = (rng.integers(-32, 32, size=(s, d)) / 16).astype(np.float32)
+    ones, zeros = np.ones(d, np.float32), np.zeros(d, np.float32)
+    h0 = b.qdq("x", 0.0625, 0)
+    norm1 = b.node("LayerNormalization", [h0, b.const(ones), b.const(zeros)])
+    wq, wqv = blocked_weight(b, rng, d, d, 16)
+    wk, wkv = blocked_weight(b, rng, d, d, 16)
+    wv, wvv = blocked_weight(b, rng, d, d, 16)
+    wo, wov = blocked_weight(b, rng, d, d, 16)
+    q = b.node("MatMul", [norm1, wq])
+    k = b.node("MatMul", [norm1, wk])
+    v = b.node("MatMul", [norm1, wv])
+    scores = b.node("Mul", [b.node("MatMul", [q, b.node("Transpose", [k])]),
+                            b.const(np.array(1 / np.sqrt(d), np.float32))])
+    attention = b.node("MatMul", [b.node("Softmax", [scores]), v])
+    h1 = b.node("Add", [h0, b.node("MatMul", [attention, wo])])
+    norm2 = b.node("LayerNormalization", [h1, b.const(ones), b.const(zeros)])
+    w1, w1v = blocked_weight(b, rng, d, f, 16)
+    w2, w2v = blocked_weight(b, rng, f, d, 32)
+    u = b.node("MatMul", [norm2, w1])
+    gelu = b.node("Mul", [b.node("Mul", [u, b.const(np.array(0.5, np.float32))]),
+                          b.node("Add", [b.const(np.array(1, np.float32)),
+                                         b.node("Erf", [b.node("Div", [
+                                             u, b.const(np.array(np.sqrt(2),
+                                                                 np.float32))])])])])
+    b.node("Add", [h1, b.node("MatMul", [gelu, w2])])
+    b.nodes[-1].output[0] = "y"
+    # Reference in float64 from the exactly quantized input.
+    from math import erf
+    r0 = qdq(x, 0.0625, 0).astype(np.float64)
+    n1 = layer_norm(r0)
+    qv, kv, vv = n1 @ wqv, n1 @ wkv, n1 @ wvv
+    sc = (qv @ kv.T) * np.float64(np.float32(1 / np.sqrt(d)))
+    e = np.exp(sc - sc.max(axis=-1, keepdims=True))
+    att = (e / e.sum(axis=-1, keepdims=True)) @ vv
+    r1 = r0 + att @ wov
+    n2 = layer_norm(r1)
+    uu = n2 @ w1v
+    g = uu * 0.5 * (1 + np.vectorize(erf)(uu / np.sqrt(2)))
+    y = (r1 + g @ w2v).astype(np.float32)
+    save(out, "test_qdq_transformer_block", b,
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [s, d])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [s, d])], x, y)
+
+
 def main():
     mlp(sys.argv[1])
     cnn(sys.argv[1])
+    transformer(sys.argv[1])
 
 
 if __name__ == "__main__":
