@@ -67,6 +67,13 @@ install(TARGETS quant-affine-opt
   COMPONENT quant-affine-opt
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 list(APPEND QUANT_AFFINE_EXPORTS quant-affine-opt)
+# The ONNX importer (a tool only: its library links Debian's protobuf
+# messages, which the package does not export).
+if(TARGET quant-affine-translate)
+  install(TARGETS quant-affine-translate
+    COMPONENT quant-affine-translate
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 if(TARGET quant_affine_cuda_runtime)
   install(TARGETS quant_affine_cuda_runtime
     EXPORT MLIRTargets
