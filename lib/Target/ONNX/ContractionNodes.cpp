@@ -303,60 +303,17 @@ LogicalResult importSoftmax(GraphImporter &importer, const OnnxNode &node) {
   return success();
 }
 
-/// Input `index` of `node` (int8 or uint8) widened to i32, minus the zero
-/// point input `zeroPointIndex` when present: a scalar, or one per row of a
-/// left operand (`perRow`) or per column of a right one.
-FailureOr<Value> widenToInt32(GraphImporter &importer, const OnnxNode &node,
-                              size_t index, size_t zeroPointIndex,
-                              bool perRow) {
-  OpBuilder &b = importer.builder();
-  Type i32 = b.getI32Type();
-  FailureOr<GraphValue> value = importer.get(node, node.inputs[index]);
-  if (failed(value))
-    return failure();
-  if (value->type != OnnxType::UInt8 && value->type != OnnxType::Int8)
-    return importer.emitError(node)
-           << "input " << index << " of type " << onnxTypeName(value->type)
-           << " is not supported (int8 or uint8)";
-  bool isUnsigned = value->type == OnnxType::UInt8;
-  SmallVector<Value> operands{value->value};
-  if (std::optional<std::string> zp =
-          importer.optionalInput(node, zeroPointIndex)) {
-    FailureOr<GraphValue> zeroPoint = importer.get(node, *zp);
-    if (failed(zeroPoint))
-      return failure();
-    Value z = zeroPoint->value;
-    auto zType = cast<RankedTensorType>(z.getType());
-    if (perRow && zType.getRank() == 1 && zType.getDimSize(0) != 1)
-      z = tensor::ExpandShapeOp::create(
-          b, importer.locationOf(node),
-          RankedTensorType::get({zType.getDimSize(0), 1},
-                                zType.getElementType()),
-          z, SmallVector<ReassociationIndices>{{0, 1}});
-    operands.push_back(z);
-  }
-  return importer.broadcastElementwise(
-      node, operands, i32, [&](OpBuilder &nb, Location nl, ValueRange x) {
-        auto extend = [&](Value v) -> Value {
-          return isUnsigned ? Value(arith::ExtUIOp::create(nb, nl, i32, v))
-                            : Value(arith::ExtSIOp::create(nb, nl, i32, v));
-        };
-        Value v = extend(x[0]);
-        if (x.size() > 1)
-          v = arith::SubIOp::create(nb, nl, v, extend(x[1]));
-        return v;
-      });
-}
-
 /// MatMulInteger: (A - a_zero_point) (B - b_zero_point) in int32.
 LogicalResult importMatMulInteger(GraphImporter &importer,
                                   const OnnxNode &node) {
   if (node.inputs.size() < 2)
     return importer.emitError(node) << "needs 2 to 4 inputs";
-  FailureOr<Value> lhs = widenToInt32(importer, node, 0, 2, /*perRow=*/true);
+  FailureOr<Value> lhs =
+      widenToInt32(importer, node, 0, 2, /*zeroPointDim=*/-2);
   if (failed(lhs))
     return failure();
-  FailureOr<Value> rhs = widenToInt32(importer, node, 1, 3, /*perRow=*/false);
+  FailureOr<Value> rhs =
+      widenToInt32(importer, node, 1, 3, /*zeroPointDim=*/-1);
   if (failed(rhs))
     return failure();
   FailureOr<Value> product = matmul(importer, node, *lhs, *rhs);
@@ -373,10 +330,12 @@ LogicalResult importQLinearMatMul(GraphImporter &importer,
                                   const OnnxNode &node) {
   if (node.inputs.size() != 8)
     return importer.emitError(node) << "needs 8 inputs";
-  FailureOr<Value> lhs = widenToInt32(importer, node, 0, 2, /*perRow=*/true);
+  FailureOr<Value> lhs =
+      widenToInt32(importer, node, 0, 2, /*zeroPointDim=*/-2);
   if (failed(lhs))
     return failure();
-  FailureOr<Value> rhs = widenToInt32(importer, node, 3, 5, /*perRow=*/false);
+  FailureOr<Value> rhs =
+      widenToInt32(importer, node, 3, 5, /*zeroPointDim=*/-1);
   if (failed(rhs))
     return failure();
   FailureOr<Value> product = matmul(importer, node, *lhs, *rhs);
@@ -393,48 +352,8 @@ LogicalResult importQLinearMatMul(GraphImporter &importer,
              << " is not supported (float)";
     scales.push_back(scale->value);
   }
-  FailureOr<GraphValue> yZeroPoint = importer.get(node, node.inputs[7]);
-  if (failed(yZeroPoint))
-    return failure();
-  std::optional<std::pair<int64_t, int64_t>> grid =
-      integerRange(yZeroPoint->type);
-  if (!grid || yZeroPoint->type == OnnxType::Int32)
-    return importer.emitError(node)
-           << "output type " << onnxTypeName(yZeroPoint->type)
-           << " is not supported";
-  OpBuilder &b = importer.builder();
-  Location loc = importer.locationOf(node);
-  Type f32 = b.getF32Type();
-  FailureOr<Value> factor = importer.broadcastElementwise(
-      node, scales, f32, [](OpBuilder &nb, Location nl, ValueRange v) -> Value {
-        return arith::DivFOp::create(
-            nb, nl, arith::MulFOp::create(nb, nl, v[0], v[1]), v[2]);
-      });
-  if (failed(factor))
-    return failure();
-  FailureOr<Value> scaled = importer.broadcastElementwise(
-      node, {*product, *factor}, f32,
-      [&](OpBuilder &nb, Location nl, ValueRange v) -> Value {
-        return arith::MulFOp::create(
-            nb, nl, arith::SIToFPOp::create(nb, nl, f32, v[0]), v[1]);
-      });
-  if (failed(scaled))
-    return failure();
-  auto zType = cast<RankedTensorType>(yZeroPoint->value.getType());
-  Value zp = yZeroPoint->value;
-  Value offset = arith::NegFOp::create(
-      b, loc,
-      isUnsignedInteger(yZeroPoint->type)
-          ? Value(arith::UIToFPOp::create(b, loc, zType.clone(f32), zp))
-          : Value(arith::SIToFPOp::create(b, loc, zType.clone(f32), zp)));
-  Value one = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(zType.clone(f32), b.getF32FloatAttr(1)));
-  auto scaledType = cast<RankedTensorType>(scaled->getType());
-  Value y = mlir::quant_affine::QuantizeOp::create(
-      b, loc, scaledType.clone(zType.getElementType()), *scaled, one, offset,
-      mlir::quant_affine::QuantRange(grid->first, grid->second));
-  importer.set(node.outputs[0], GraphValue{y, yZeroPoint->type});
-  return success();
+  return requantizeInt32(importer, node, *product, scales[0], scales[1],
+                         scales[2], /*yZeroPointIndex=*/7);
 }
 
 } // namespace

@@ -13,11 +13,14 @@
 
 #include "GraphImporter.h"
 
+#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
+using namespace mlir::quant_affine;
 using namespace mlir::quant_affine::onnx_import;
 
 namespace {
@@ -104,19 +107,33 @@ SmallVector<int64_t> outputShape(RankedTensorType input, int64_t channels,
   return shape;
 }
 
-LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
-  if (node.inputs.size() < 2)
-    return importer.emitError(node) << "needs 2 or 3 inputs";
-  FailureOr<GraphValue> x = importer.get(node, node.inputs[0]);
-  FailureOr<GraphValue> weight = importer.get(node, node.inputs[1]);
-  if (failed(x) || failed(weight))
-    return failure();
-  if (!isFloatType(x->type))
-    return importer.emitError(node) << "needs float inputs";
+/// `bias` (1-D, one per output channel) added to the NCHW `result`.
+FailureOr<Value> addChannelBias(GraphImporter &importer, const OnnxNode &node,
+                                Value result, Value bias) {
+  OpBuilder &b = importer.builder();
+  auto biasType = cast<RankedTensorType>(bias.getType());
+  Value column = tensor::ExpandShapeOp::create(
+      b, importer.locationOf(node),
+      biasType.clone({biasType.getDimSize(0), 1, 1}), bias,
+      SmallVector<ReassociationIndices>{{0, 1, 2}});
+  Type element = biasType.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  return importer.broadcastElementwise(
+      node, {result, column}, element,
+      [&](OpBuilder &nb, Location nl, ValueRange v) -> Value {
+        return isFloat ? Value(arith::AddFOp::create(nb, nl, v[0], v[1]))
+                       : Value(arith::AddIOp::create(nb, nl, v[0], v[1]));
+      });
+}
+
+/// The 2-D NCHW convolution of `input` by `weight` (same element type, f32
+/// or i32; `group` 1), zero-padded, as linalg.conv_2d_nchw_fchw.
+FailureOr<Value> convolve(GraphImporter &importer, const OnnxNode &node,
+                          Value input, Value weight) {
   if (importer.intAttr(node, "group", 1) != 1)
     return importer.emitError(node) << "group != 1 is not supported";
-  auto inputType = cast<RankedTensorType>(x->value.getType());
-  auto weightType = cast<RankedTensorType>(weight->value.getType());
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto weightType = cast<RankedTensorType>(weight.getType());
   if (weightType.getRank() != 4 || !weightType.hasStaticShape())
     return importer.emitError(node) << "needs a static 4-D weight";
   FailureOr<Window> w = readWindow(importer, node, inputType,
@@ -126,39 +143,108 @@ LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
   Type element = inputType.getElementType();
-  Value input =
-      padSpatial(b, loc, x->value, w->pads, b.getFloatAttr(element, 0.0));
-  auto paddedType = cast<RankedTensorType>(input.getType());
+  TypedAttr zeroAttr = isa<FloatType>(element)
+                           ? TypedAttr(b.getFloatAttr(element, 0.0))
+                           : TypedAttr(b.getIntegerAttr(element, 0));
+  Value padded = padSpatial(b, loc, input, w->pads, zeroAttr);
+  auto paddedType = cast<RankedTensorType>(padded.getType());
   SmallVector<int64_t> shape =
       outputShape(paddedType, weightType.getDimSize(0), *w);
-  Value init = importer.emptyTensor(loc, shape, element, input);
-  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0));
+  Value init = importer.emptyTensor(loc, shape, element, padded);
+  Value zero = arith::ConstantOp::create(b, loc, zeroAttr);
   Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
-  Value result =
-      linalg::Conv2DNchwFchwOp::create(
-          b, loc, TypeRange{acc.getType()}, ValueRange{input, weight->value},
-          ValueRange{acc}, b.getI64TensorAttr(w->strides),
-          b.getI64TensorAttr(w->dilations))
-          .getResult(0);
+  return linalg::Conv2DNchwFchwOp::create(
+             b, loc, TypeRange{acc.getType()}, ValueRange{padded, weight},
+             ValueRange{acc}, b.getI64TensorAttr(w->strides),
+             b.getI64TensorAttr(w->dilations))
+      .getResult(0);
+}
+
+LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() < 2)
+    return importer.emitError(node) << "needs 2 or 3 inputs";
+  FailureOr<GraphValue> x = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> weight = importer.get(node, node.inputs[1]);
+  if (failed(x) || failed(weight))
+    return failure();
+  if (!isFloatType(x->type))
+    return importer.emitError(node)
+           << "input type " << onnxTypeName(x->type) << " is not supported";
+  FailureOr<Value> result = convolve(importer, node, x->value, weight->value);
+  if (failed(result))
+    return failure();
   if (std::optional<std::string> biasName = importer.optionalInput(node, 2)) {
     FailureOr<GraphValue> bias = importer.get(node, *biasName);
     if (failed(bias))
       return failure();
-    auto biasType = cast<RankedTensorType>(bias->value.getType());
-    Value column = tensor::ExpandShapeOp::create(
-        b, loc, biasType.clone({biasType.getDimSize(0), 1, 1}), bias->value,
-        SmallVector<ReassociationIndices>{{0, 1, 2}});
-    FailureOr<Value> biased = importer.broadcastElementwise(
-        node, {result, column}, element,
-        [](OpBuilder &nb, Location nl, ValueRange v) -> Value {
-          return arith::AddFOp::create(nb, nl, v[0], v[1]);
-        });
-    if (failed(biased))
+    result = addChannelBias(importer, node, *result, bias->value);
+    if (failed(result))
       return failure();
-    result = *biased;
   }
-  importer.set(node.outputs[0], GraphValue{result, x->type});
+  importer.set(node.outputs[0], GraphValue{*result, x->type});
   return success();
+}
+
+/// ConvInteger: the int32 convolution of x - x_zero_point (padded with 0,
+/// that is with the zero point) by w - w_zero_point (one per output channel
+/// or one for all).
+LogicalResult importConvInteger(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() < 2)
+    return importer.emitError(node) << "needs 2 to 4 inputs";
+  FailureOr<Value> x = widenToInt32(importer, node, 0, 2, /*zeroPointDim=*/1);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> w = widenToInt32(importer, node, 1, 3, /*zeroPointDim=*/0);
+  if (failed(w))
+    return failure();
+  FailureOr<Value> result = convolve(importer, node, *x, *w);
+  if (failed(result))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*result, OnnxType::Int32});
+  return success();
+}
+
+/// QLinearConv: the ConvInteger accumulation plus the int32 bias, times
+/// x_scale * w_scale / y_scale in f32 (w_scale per output channel or one),
+/// then quantized with y_zero_point (round to nearest even, saturate).
+LogicalResult importQLinearConv(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() < 8)
+    return importer.emitError(node) << "needs 8 or 9 inputs";
+  FailureOr<Value> x = widenToInt32(importer, node, 0, 2, /*zeroPointDim=*/1);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> w = widenToInt32(importer, node, 3, 5, /*zeroPointDim=*/0);
+  if (failed(w))
+    return failure();
+  FailureOr<Value> acc = convolve(importer, node, *x, *w);
+  if (failed(acc))
+    return failure();
+  if (std::optional<std::string> biasName = importer.optionalInput(node, 8)) {
+    FailureOr<GraphValue> bias = importer.get(node, *biasName);
+    if (failed(bias))
+      return failure();
+    acc = addChannelBias(importer, node, *acc, bias->value);
+    if (failed(acc))
+      return failure();
+  }
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  SmallVector<Value> scales;
+  for (size_t index : {1, 4, 6}) {
+    FailureOr<GraphValue> scale = importer.get(node, node.inputs[index]);
+    if (failed(scale))
+      return failure();
+    Value v = scale->value;
+    auto type = cast<RankedTensorType>(v.getType());
+    // w_scale per output channel pairs with dim 1 of NCHW: (M, 1, 1).
+    if (index == 4 && type.getRank() == 1 && type.getDimSize(0) != 1)
+      v = tensor::ExpandShapeOp::create(
+          b, loc, type.clone({type.getDimSize(0), 1, 1}), v,
+          SmallVector<ReassociationIndices>{{0, 1, 2}});
+    scales.push_back(v);
+  }
+  return requantizeInt32(importer, node, *acc, scales[0], scales[1], scales[2],
+                         /*yZeroPointIndex=*/7);
 }
 
 /// MaxPool and AveragePool over 2-D windows. Average divides by the window
@@ -284,6 +370,8 @@ LogicalResult importGlobalAveragePool(GraphImporter &importer,
 void mlir::quant_affine::onnx_import::addConvolutionNodeImporters(
     NodeImporterTable &table) {
   table["Conv"] = importConv;
+  table["ConvInteger"] = importConvInteger;
+  table["QLinearConv"] = importQLinearConv;
   table["MaxPool"] = importPool<true>;
   table["AveragePool"] = importPool<false>;
   table["GlobalAveragePool"] = importGlobalAveragePool;

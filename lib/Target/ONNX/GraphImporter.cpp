@@ -333,6 +333,104 @@ FailureOr<Value> GraphImporter::broadcastElementwise(
   return generic.getResult(0);
 }
 
+FailureOr<Value> mlir::quant_affine::onnx_import::widenToInt32(
+    GraphImporter &importer, const OnnxNode &node, size_t index,
+    size_t zeroPointIndex, int64_t zeroPointDim) {
+  OpBuilder &b = importer.builder();
+  Type i32 = b.getI32Type();
+  FailureOr<GraphValue> value = importer.get(node, node.inputs[index]);
+  if (failed(value))
+    return failure();
+  if (value->type != OnnxType::UInt8 && value->type != OnnxType::Int8)
+    return importer.emitError(node)
+           << "input " << index << " of type " << onnxTypeName(value->type)
+           << " is not supported (int8 or uint8)";
+  bool isUnsigned = value->type == OnnxType::UInt8;
+  SmallVector<Value> operands{value->value};
+  if (std::optional<std::string> zp =
+          importer.optionalInput(node, zeroPointIndex)) {
+    FailureOr<GraphValue> zeroPoint = importer.get(node, *zp);
+    if (failed(zeroPoint))
+      return failure();
+    Value z = zeroPoint->value;
+    auto zType = cast<RankedTensorType>(z.getType());
+    int64_t rank = cast<RankedTensorType>(value->value.getType()).getRank();
+    int64_t dim = zeroPointDim < 0 ? zeroPointDim + rank : zeroPointDim;
+    // (C) pairs with dim `dim`: (C, 1, ..., 1) of rank `rank - dim`.
+    if (zType.getRank() == 1 && zType.getDimSize(0) != 1 && dim < rank - 1) {
+      SmallVector<int64_t> shape(rank - dim, 1);
+      shape[0] = zType.getDimSize(0);
+      ReassociationIndices group;
+      for (int64_t d = 0; d < rank - dim; ++d)
+        group.push_back(d);
+      z = tensor::ExpandShapeOp::create(
+          b, importer.locationOf(node), zType.clone(shape), z,
+          SmallVector<ReassociationIndices>{group});
+    }
+    operands.push_back(z);
+  }
+  return importer.broadcastElementwise(
+      node, operands, i32, [&](OpBuilder &nb, Location nl, ValueRange x) {
+        auto extend = [&](Value v) -> Value {
+          return isUnsigned ? Value(arith::ExtUIOp::create(nb, nl, i32, v))
+                            : Value(arith::ExtSIOp::create(nb, nl, i32, v));
+        };
+        Value v = extend(x[0]);
+        if (x.size() > 1)
+          v = arith::SubIOp::create(nb, nl, v, extend(x[1]));
+        return v;
+      });
+}
+
+LogicalResult mlir::quant_affine::onnx_import::requantizeInt32(
+    GraphImporter &importer, const OnnxNode &node, Value accumulation,
+    Value xScale, Value wScale, Value yScale, size_t yZeroPointIndex) {
+  FailureOr<GraphValue> yZeroPoint =
+      importer.get(node, node.inputs[yZeroPointIndex]);
+  if (failed(yZeroPoint))
+    return failure();
+  std::optional<std::pair<int64_t, int64_t>> grid =
+      integerRange(yZeroPoint->type);
+  if (!grid || yZeroPoint->type == OnnxType::Int32)
+    return importer.emitError(node)
+           << "output type " << onnxTypeName(yZeroPoint->type)
+           << " is not supported";
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  Type f32 = b.getF32Type();
+  FailureOr<Value> factor = importer.broadcastElementwise(
+      node, {xScale, wScale, yScale}, f32,
+      [](OpBuilder &nb, Location nl, ValueRange v) -> Value {
+        return arith::DivFOp::create(
+            nb, nl, arith::MulFOp::create(nb, nl, v[0], v[1]), v[2]);
+      });
+  if (failed(factor))
+    return failure();
+  FailureOr<Value> scaled = importer.broadcastElementwise(
+      node, {accumulation, *factor}, f32,
+      [&](OpBuilder &nb, Location nl, ValueRange v) -> Value {
+        return arith::MulFOp::create(
+            nb, nl, arith::SIToFPOp::create(nb, nl, f32, v[0]), v[1]);
+      });
+  if (failed(scaled))
+    return failure();
+  auto zType = cast<RankedTensorType>(yZeroPoint->value.getType());
+  Value zp = yZeroPoint->value;
+  Value offset = arith::NegFOp::create(
+      b, loc,
+      isUnsignedInteger(yZeroPoint->type)
+          ? Value(arith::UIToFPOp::create(b, loc, zType.clone(f32), zp))
+          : Value(arith::SIToFPOp::create(b, loc, zType.clone(f32), zp)));
+  Value one = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(zType.clone(f32), b.getF32FloatAttr(1)));
+  auto scaledType = cast<RankedTensorType>(scaled->getType());
+  Value y = QuantizeOp::create(b, loc, scaledType.clone(zType.getElementType()),
+                               *scaled, one, offset,
+                               QuantRange(grid->first, grid->second));
+  importer.set(node.outputs[0], GraphValue{y, yZeroPoint->type});
+  return success();
+}
+
 OnnxType mlir::quant_affine::onnx_import::onnxTypeOf(Type element) {
   if (element.isF32())
     return OnnxType::Float;

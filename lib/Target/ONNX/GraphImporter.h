@@ -135,6 +135,23 @@ void addNormalizationNodeImporters(NodeImporterTable &table);
 /// com.microsoft.MatMulNBits (MicrosoftNodes.cpp).
 void addMicrosoftNodeImporters(NodeImporterTable &table);
 
+/// Input `index` of `node` (int8 or uint8) widened to i32, minus the zero
+/// point input `zeroPointIndex` when present. A zero point of one element is
+/// for every element; a 1-D one pairs with dim `zeroPointDim` of the input
+/// (negative: counted from the end): per row of a matmul's A (-2), per
+/// column of its B (-1), per output channel of a filter (0).
+FailureOr<Value> widenToInt32(GraphImporter &importer, const OnnxNode &node,
+                              size_t index, size_t zeroPointIndex,
+                              int64_t zeroPointDim);
+
+/// QLinear* outputs: the i32 `accumulation` times `xScale * wScale /
+/// yScale` (f32, broadcast), then quantized with a scale of 1 and
+/// -y_zero_point (input `yZeroPointIndex`) onto its type's grid: round to
+/// nearest even, saturate. Sets the node's output.
+LogicalResult requantizeInt32(GraphImporter &importer, const OnnxNode &node,
+                              Value accumulation, Value xScale, Value wScale,
+                              Value yScale, size_t yZeroPointIndex);
+
 /// The ONNX type of an MLIR float element type.
 OnnxType onnxTypeOf(Type element);
 
