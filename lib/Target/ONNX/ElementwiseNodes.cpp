@@ -159,6 +159,52 @@ Value identityBody(OpBuilder &, Location, ValueRange x, bool, bool) {
   return x[0];
 }
 
+/// Gelu (opset 20): x * 0.5 * (1 + erf(x / sqrt(2))), or with approximate =
+/// "tanh": x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))).
+LogicalResult importGelu(GraphImporter &importer, const OnnxNode &node) {
+  FailureOr<SmallVector<GraphValue>> inputs = readInputs(importer, node, 1);
+  if (failed(inputs))
+    return failure();
+  if (!isFloatType(inputs->front().type))
+    return importer.emitError(node)
+           << "input type " << onnxTypeName(inputs->front().type)
+           << " is not supported";
+  const OnnxAttribute *approximate = node.attribute("approximate");
+  bool useTanh = approximate && approximate->s == "tanh";
+  if (approximate && !useTanh && approximate->s != "none")
+    return importer.emitError(node)
+           << "approximate = '" << approximate->s << "' is not supported";
+  Value x = inputs->front().value;
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  FailureOr<Value> result = importer.broadcastElementwise(
+      node, {x}, element, [&](OpBuilder &b, Location loc, ValueRange v) {
+        auto c = [&](double value) {
+          return floatConstant(b, loc, element, value);
+        };
+        Value inner;
+        if (useTanh) {
+          Value cube = arith::MulFOp::create(
+              b, loc, v[0], arith::MulFOp::create(b, loc, v[0], v[0]));
+          Value sum = arith::AddFOp::create(
+              b, loc, v[0], arith::MulFOp::create(b, loc, c(0.044715), cube));
+          inner = math::TanhOp::create(
+              b, loc,
+              arith::MulFOp::create(b, loc, c(0.7978845608028654), sum));
+        } else {
+          inner = math::ErfOp::create(
+              b, loc,
+              arith::DivFOp::create(b, loc, v[0], c(1.4142135623730951)));
+        }
+        Value half = arith::MulFOp::create(b, loc, v[0], c(0.5));
+        return Value(arith::MulFOp::create(
+            b, loc, half, arith::AddFOp::create(b, loc, c(1.0), inner)));
+      });
+  if (failed(result))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*result, inputs->front().type});
+  return success();
+}
+
 /// Cast: float widening/narrowing, integer to float and back (truncating
 /// toward zero, as C and numpy's astype), integer widths.
 LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
@@ -280,6 +326,7 @@ void mlir::quant_affine::onnx_import::addElementwiseNodeImporters(
   table["Floor"] = importWith<1, true, floorBody>;
   table["Ceil"] = importWith<1, true, ceilBody>;
   table["Identity"] = importWith<1, false, identityBody>;
+  table["Gelu"] = importGelu;
   table["Cast"] = importCast;
   table["Constant"] = importConstant;
 }

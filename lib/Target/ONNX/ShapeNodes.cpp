@@ -245,6 +245,63 @@ LogicalResult importGather(GraphImporter &importer, const OnnxNode &node) {
   return success();
 }
 
+/// Unsqueeze and Squeeze: the axes (an attribute before opset 13, a
+/// constant input since) inserted or removed, as a reshape.
+template <bool Insert>
+LogicalResult importSqueezeLike(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.empty())
+    return importer.emitError(node) << "needs an input";
+  FailureOr<GraphValue> data = importer.get(node, node.inputs[0]);
+  if (failed(data))
+    return failure();
+  auto type = cast<RankedTensorType>(data->value.getType());
+  if (!type.hasStaticShape())
+    return importer.emitError(node) << "dynamic shapes are not supported";
+  SmallVector<int64_t> axes;
+  if (std::optional<std::string> axesName = importer.optionalInput(node, 1)) {
+    FailureOr<GraphValue> axesValue = importer.get(node, *axesName);
+    if (failed(axesValue))
+      return failure();
+    FailureOr<SmallVector<int64_t>> constant =
+        importer.constantInts(node, axesValue->value,
+                              "axes that are not a constant are not supported");
+    if (failed(constant))
+      return failure();
+    axes = *constant;
+  } else if (auto attr = importer.intsAttr(node, "axes")) {
+    axes.assign(attr->begin(), attr->end());
+  }
+  int64_t rank =
+      type.getRank() + (Insert ? static_cast<int64_t>(axes.size()) : 0);
+  for (int64_t &axis : axes) {
+    if (axis < -rank || axis >= rank)
+      return importer.emitError(node) << "axis " << axis << " is out of range";
+    if (axis < 0)
+      axis += rank;
+  }
+  SmallVector<int64_t> shape;
+  if (Insert) {
+    ArrayRef<int64_t> dims = type.getShape();
+    size_t next = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      shape.push_back(llvm::is_contained(axes, d) ? 1 : dims[next++]);
+  } else {
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      bool listed =
+          axes.empty() ? type.getDimSize(d) == 1 : llvm::is_contained(axes, d);
+      if (listed && type.getDimSize(d) != 1)
+        return importer.emitError(node) << "dim " << d << " has size "
+                                        << type.getDimSize(d) << ", not 1";
+      if (!listed)
+        shape.push_back(type.getDimSize(d));
+    }
+  }
+  Value result = reshapeTo(importer.builder(), importer.locationOf(node),
+                           data->value, shape);
+  importer.set(node.outputs[0], GraphValue{result, data->type});
+  return success();
+}
+
 } // namespace
 
 void mlir::quant_affine::onnx_import::addShapeNodeImporters(
@@ -254,4 +311,6 @@ void mlir::quant_affine::onnx_import::addShapeNodeImporters(
   table["Transpose"] = importTranspose;
   table["Concat"] = importConcat;
   table["Gather"] = importGather;
+  table["Unsqueeze"] = importSqueezeLike<true>;
+  table["Squeeze"] = importSqueezeLike<false>;
 }

@@ -229,10 +229,32 @@ def transformer(out):
          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [s, d])], x, y)
 
 
+def gelu(out):
+    """Gelu (opset 20), exact and tanh forms, on the same input."""
+    from math import erf, tanh, sqrt, pi
+    rng = np.random.default_rng(17)
+    b = Builder()
+    x = rng.uniform(-4, 4, size=(3, 16)).astype(np.float32)
+    exact = b.node("Gelu", ["x"])
+    approx = b.node("Gelu", ["x"], approximate="tanh")
+    b.node("Add", [exact, b.node("Mul", [approx,
+                                         b.const(np.array(1024, np.float32))])])
+    b.nodes[-1].output[0] = "y"
+    xd = x.astype(np.float64)
+    e = xd * 0.5 * (1 + np.vectorize(erf)(xd / sqrt(2)))
+    t = xd * 0.5 * (1 + np.vectorize(tanh)(sqrt(2 / pi) *
+                                            (xd + 0.044715 * xd ** 3)))
+    y = (e + 1024 * t).astype(np.float32)
+    save(out, "test_gelu", b,
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 16])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 16])], x, y)
+
+
 def main():
     mlp(sys.argv[1])
     cnn(sys.argv[1])
     transformer(sys.argv[1])
+    gelu(sys.argv[1])
 
 
 if __name__ == "__main__":
