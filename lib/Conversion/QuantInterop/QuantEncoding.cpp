@@ -8,6 +8,8 @@
 
 #include "QuantAffine/Conversion/QuantInterop/QuantEncoding.h"
 
+#include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -216,19 +218,28 @@ FailureOr<quant::QuantizedType> mlir::quant_affine::getQuantType(
   MLIRContext *ctx = valueType.getContext();
   auto expressed = cast<FloatType>(getElementTypeOrSelf(valueType));
 
-  // Scales: the quant type holds them in the expressed type; the op converts
-  // them to C. Exact when both routes give the same value in C.
+  // Scales: the quant type holds them in the expressed type; both ops
+  // convert their scale to C as the generated code does (convertAsGenerated:
+  // through f32 from f64 to f16, for one). Exact when both reach the same
+  // value in C.
+  auto isIEEEOrBF16 = [](Type type) {
+    return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+  };
+  if (!isIEEEOrBF16(expressed) ||
+      !isIEEEOrBF16(getElementTypeOrSelf(cast<TypedAttr>(scaleAttr).getType())))
+    return fail("quant types express f16, bf16, f32 or f64 with scales of "
+                "those types");
   SmallVector<APFloat> scales = readFloats(scaleAttr);
   SmallVector<double> scaleValues;
   for (const APFloat &scale : scales) {
-    APFloat viaExpressed = roundTo(roundTo(scale, expressed), computeType);
-    if (!roundTo(scale, computeType).bitwiseIsEqual(viaExpressed))
+    APFloat inExpressed = roundTo(scale, expressed);
+    if (!convertAsGenerated(scale, computeType)
+             .bitwiseIsEqual(convertAsGenerated(inExpressed, computeType)))
       return fail("scale " + str(scale) +
                   " is not exact in the expressed type " + printed(expressed) +
                   " and the op computes in " + printed(computeType));
     scaleValues.push_back(
-        roundTo(roundTo(scale, expressed), Float64Type::get(ctx))
-            .convertToDouble());
+        roundTo(inExpressed, Float64Type::get(ctx)).convertToDouble());
   }
   // Offsets: integers whose negation is an int64 zero point.
   SmallVector<int64_t> zeroPoints(scales.size(), 0);

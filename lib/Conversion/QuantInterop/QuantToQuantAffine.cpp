@@ -262,27 +262,29 @@ LogicalResult mlir::quant_affine::checkQuantTypesConvertible(Operation *root) {
       quant::QuantizedType element = quantElementOf(type);
       if (!element)
         continue;
-      std::string whyNot;
       if (!isConvertedOp(op)) {
         op->emitOpError() << "carries " << type
                           << ", which this conversion cannot retype: only "
                              "quant casts, functions, calls, returns, "
                              "branches, scf control flow and tensor ops are "
                              "converted";
-      } else if (reported.contains(type)) {
-        continue;
-      } else if (isa<quant::AnyQuantizedType, quant::CalibratedQuantizedType>(
-                     element) ||
-                 (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op) &&
-                  failed(getAffineEncoding(element, type, whyNot)))) {
-        if (whyNot.empty())
-          (void)getAffineEncoding(element, type, whyNot);
-        reported.insert(type);
-        op->emitOpError() << "cannot convert " << type
-                          << " to quant_affine: " << whyNot;
-      } else {
-        continue;
+        failedAny = true;
+        break;
       }
+      // Casts need the whole encoding; other ops carry storage values only,
+      // which !quant.any and !quant.calibrated do not describe either.
+      bool isCast = isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op);
+      if (reported.contains(type) ||
+          (!isCast &&
+           !isa<quant::AnyQuantizedType, quant::CalibratedQuantizedType>(
+               element)))
+        continue;
+      std::string whyNot;
+      if (succeeded(getAffineEncoding(element, type, whyNot)))
+        continue;
+      reported.insert(type);
+      op->emitOpError() << "cannot convert " << type
+                        << " to quant_affine: " << whyNot;
       failedAny = true;
       break;
     }

@@ -199,35 +199,15 @@ LogicalResult importGemm(GraphImporter &importer, const OnnxNode &node) {
     return failure();
   if (!isFloatType(a->type))
     return importer.emitError(node) << "needs float inputs";
-  OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
-  auto transpose = [&](Value v) -> Value {
-    auto type = cast<RankedTensorType>(v.getType());
-    Value init =
-        importer.emptyTensor(loc, {type.getDimSize(1), type.getDimSize(0)},
-                             type.getElementType(), v);
-    // (emptyTensor reads dynamic sizes from the same dims; transposed ones
-    // must come from the swapped dims.)
-    if (!type.hasStaticShape()) {
-      SmallVector<Value> sizes;
-      for (int64_t d : {1, 0})
-        if (type.isDynamicDim(d))
-          sizes.push_back(tensor::DimOp::create(b, loc, v, d));
-      init = tensor::EmptyOp::create(b, loc,
-                                     {type.getDimSize(1), type.getDimSize(0)},
-                                     type.getElementType(), sizes);
-    }
-    return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
-        .getResult()[0];
-  };
   Value lhs = a->value, rhs = bValue->value;
   if (cast<RankedTensorType>(lhs.getType()).getRank() != 2 ||
       cast<RankedTensorType>(rhs.getType()).getRank() != 2)
     return importer.emitError(node) << "needs 2-D A and B";
   if (importer.intAttr(node, "transA", 0))
-    lhs = transpose(lhs);
+    lhs = importer.transpose(loc, lhs, {1, 0});
   if (importer.intAttr(node, "transB", 0))
-    rhs = transpose(rhs);
+    rhs = importer.transpose(loc, rhs, {1, 0});
   FailureOr<Value> product = matmul(importer, node, lhs, rhs);
   if (failed(product))
     return failure();

@@ -92,26 +92,44 @@ bool mlir::quant_affine::onnx_import::isFloatType(OnnxType type) {
   }
 }
 
-std::optional<std::pair<int64_t, int64_t>>
+std::optional<QuantRange>
 mlir::quant_affine::onnx_import::integerRange(OnnxType type) {
+  unsigned width;
   switch (type) {
   case OnnxType::Int4:
-    return std::make_pair(-8, 7);
   case OnnxType::UInt4:
-    return std::make_pair(0, 15);
+    width = 4;
+    break;
   case OnnxType::Int8:
-    return std::make_pair(-128, 127);
   case OnnxType::UInt8:
-    return std::make_pair(0, 255);
+    width = 8;
+    break;
   case OnnxType::Int16:
-    return std::make_pair(-32768, 32767);
   case OnnxType::UInt16:
-    return std::make_pair(0, 65535);
+    width = 16;
+    break;
   case OnnxType::Int32:
-    return std::make_pair(int64_t(INT32_MIN), int64_t(INT32_MAX));
+    width = 32;
+    break;
   default:
     return std::nullopt;
   }
+  return QuantRange::ofInteger(width, !isUnsignedInteger(type));
+}
+
+Value mlir::quant_affine::onnx_import::offsetOf(OpBuilder &b, Location loc,
+                                                GraphValue zeroPoint,
+                                                FloatType floatType) {
+  auto type = cast<RankedTensorType>(zeroPoint.value.getType());
+  auto floatTensor = type.clone(floatType);
+  Value converted;
+  if (isFloatType(zeroPoint.type))
+    converted = arith::ExtFOp::create(b, loc, floatTensor, zeroPoint.value);
+  else if (isUnsignedInteger(zeroPoint.type))
+    converted = arith::UIToFPOp::create(b, loc, floatTensor, zeroPoint.value);
+  else
+    converted = arith::SIToFPOp::create(b, loc, floatTensor, zeroPoint.value);
+  return arith::NegFOp::create(b, loc, converted);
 }
 
 DenseElementsAttr
@@ -267,6 +285,21 @@ Value GraphImporter::emptyTensor(Location loc, llvm::ArrayRef<int64_t> shape,
   return tensor::EmptyOp::create(b, loc, shape, element, dynamicSizes);
 }
 
+Value GraphImporter::transpose(Location loc, Value value,
+                               llvm::ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamicSizes;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+    if (type.isDynamicDim(p))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, value, p));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
+                                       dynamicSizes);
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
 FailureOr<Value> GraphImporter::broadcastElementwise(
     const OnnxNode &node, llvm::ArrayRef<Value> operands, Type resultElement,
     llvm::function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
@@ -389,8 +422,7 @@ LogicalResult mlir::quant_affine::onnx_import::requantizeInt32(
       importer.get(node, node.inputs[yZeroPointIndex]);
   if (failed(yZeroPoint))
     return failure();
-  std::optional<std::pair<int64_t, int64_t>> grid =
-      integerRange(yZeroPoint->type);
+  std::optional<QuantRange> grid = integerRange(yZeroPoint->type);
   if (!grid || yZeroPoint->type == OnnxType::Int32)
     return importer.emitError(node)
            << "output type " << onnxTypeName(yZeroPoint->type)
@@ -415,18 +447,12 @@ LogicalResult mlir::quant_affine::onnx_import::requantizeInt32(
   if (failed(scaled))
     return failure();
   auto zType = cast<RankedTensorType>(yZeroPoint->value.getType());
-  Value zp = yZeroPoint->value;
-  Value offset = arith::NegFOp::create(
-      b, loc,
-      isUnsignedInteger(yZeroPoint->type)
-          ? Value(arith::UIToFPOp::create(b, loc, zType.clone(f32), zp))
-          : Value(arith::SIToFPOp::create(b, loc, zType.clone(f32), zp)));
+  Value offset = offsetOf(b, loc, *yZeroPoint, cast<FloatType>(f32));
   Value one = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(zType.clone(f32), b.getF32FloatAttr(1)));
   auto scaledType = cast<RankedTensorType>(scaled->getType());
   Value y = QuantizeOp::create(b, loc, scaledType.clone(zType.getElementType()),
-                               *scaled, one, offset,
-                               QuantRange(grid->first, grid->second));
+                               *scaled, one, offset, *grid);
   importer.set(node.outputs[0], GraphValue{y, yZeroPoint->type});
   return success();
 }

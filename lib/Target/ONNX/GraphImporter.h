@@ -16,6 +16,7 @@
 #ifndef QUANT_AFFINE_LIB_TARGET_ONNX_GRAPHIMPORTER_H
 #define QUANT_AFFINE_LIB_TARGET_ONNX_GRAPHIMPORTER_H
 
+#include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
 #include "QuantAffine/Target/ONNX/OnnxModel.h"
 
 #include "mlir/IR/Builders.h"
@@ -41,8 +42,13 @@ Type elementTypeOf(OnnxType type, MLIRContext *context);
 bool isUnsignedInteger(OnnxType type);
 /// Whether `type` is a float type (float8 and float4 included).
 bool isFloatType(OnnxType type);
-/// The values `type` holds, as a quant_affine grid, for integer types.
-std::optional<std::pair<int64_t, int64_t>> integerRange(OnnxType type);
+/// The values an integer `type` of up to 32 bits holds, as a quant_affine
+/// grid (QuantRange::ofInteger with the type's signedness).
+std::optional<QuantRange> integerRange(OnnxType type);
+/// -zero_point as a float tensor of `floatType` (ONNX zero points have the
+/// quantized type: integers, read by their signedness, or float8).
+Value offsetOf(OpBuilder &b, Location loc, GraphValue zeroPoint,
+               FloatType floatType);
 /// `tensor`'s values as an attribute of `type` (a tensor of the right shape).
 DenseElementsAttr denseAttrOf(const OnnxTensor &tensor, RankedTensorType type);
 
@@ -91,6 +97,10 @@ public:
   /// the same dims of `like` (a value of the same rank).
   Value emptyTensor(Location loc, llvm::ArrayRef<int64_t> shape, Type element,
                     Value like);
+
+  /// `value` with its dims permuted by `perm` (a valid permutation), as
+  /// linalg.transpose.
+  Value transpose(Location loc, Value value, llvm::ArrayRef<int64_t> perm);
 
   /// The elementwise `body` over `operands` with ONNX's (numpy's)
   /// multidirectional broadcasting, as one linalg.generic with a result of

@@ -18,6 +18,7 @@
 #include "GraphImporter.h"
 
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -29,27 +30,10 @@ using namespace mlir::quant_affine::onnx_import;
 
 namespace {
 
-/// The largest finite value of a narrow float storage type.
-int64_t largestFinite(Type type) {
-  const llvm::fltSemantics &semantics =
-      cast<FloatType>(type).getFloatSemantics();
-  return static_cast<int64_t>(APFloat::getLargest(semantics).convertToDouble());
-}
-
-/// -zero_point as a float tensor of `floatType` (ONNX zero points are of the
-/// quantized type: integers, or float8).
-Value offsetOf(OpBuilder &b, Location loc, GraphValue zeroPoint,
-               FloatType floatType) {
-  auto type = cast<RankedTensorType>(zeroPoint.value.getType());
-  auto floatTensor = type.clone(floatType);
-  Value converted;
-  if (isFloatType(zeroPoint.type))
-    converted = arith::ExtFOp::create(b, loc, floatTensor, zeroPoint.value);
-  else if (isUnsignedInteger(zeroPoint.type))
-    converted = arith::UIToFPOp::create(b, loc, floatTensor, zeroPoint.value);
-  else
-    converted = arith::SIToFPOp::create(b, loc, floatTensor, zeroPoint.value);
-  return arith::NegFOp::create(b, loc, converted);
+/// The largest finite value of a narrow float storage type (float8 and
+/// float4 values are integers above 1).
+int64_t largestFiniteInteger(Type type) {
+  return static_cast<int64_t>(largestFinite(cast<FloatType>(type)));
 }
 
 /// An ONNX scale (or zero point) laid out for quant_affine over an input of
@@ -206,14 +190,13 @@ LogicalResult importQuantizeLinear(GraphImporter &importer,
            << "output type " << onnxTypeName(outputType)
            << " is not a quantized type";
   QuantRange range;
-  if (std::optional<std::pair<int64_t, int64_t>> grid =
-          integerRange(outputType)) {
-    range = QuantRange(grid->first, grid->second);
+  if (std::optional<QuantRange> grid = integerRange(outputType)) {
+    range = *grid;
   } else {
     // Float8/float4: saturate (the default) clamps to the largest finite
     // value; without it values past it overflow as truncf makes them.
     int64_t limit = importer.intAttr(node, "saturate", 1)
-                        ? largestFinite(element)
+                        ? largestFiniteInteger(element)
                         : int64_t(1) << 40;
     range = QuantRange(-limit, limit);
   }
@@ -238,10 +221,11 @@ LogicalResult importDequantizeLinear(GraphImporter &importer,
   Location loc = importer.locationOf(node);
   QuantRange range;
   Type element = cast<RankedTensorType>(q->x.value.getType()).getElementType();
-  if (std::optional<std::pair<int64_t, int64_t>> grid = integerRange(q->x.type))
-    range = QuantRange(grid->first, grid->second);
+  if (std::optional<QuantRange> grid = integerRange(q->x.type))
+    range = *grid;
   else if (isFloatType(q->x.type) && element.getIntOrFloatBitWidth() <= 8)
-    range = QuantRange(-largestFinite(element), largestFinite(element));
+    range = QuantRange(-largestFiniteInteger(element),
+                       largestFiniteInteger(element));
   else
     return importer.emitError(node) << "input type " << onnxTypeName(q->x.type)
                                     << " is not a quantized type";

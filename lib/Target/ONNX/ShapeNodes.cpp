@@ -131,20 +131,9 @@ LogicalResult importTranspose(GraphImporter &importer, const OnnxNode &node) {
       return importer.emitError(node) << "perm is not a permutation";
     seen[p] = true;
   }
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  OpBuilder &b = importer.builder();
-  Location loc = importer.locationOf(node);
-  SmallVector<Value> dynamicSizes;
-  for (int64_t p : perm)
-    if (type.isDynamicDim(p))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, data->value, p));
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
-                                       dynamicSizes);
-  auto transpose = linalg::TransposeOp::create(b, loc, data->value, init, perm);
-  importer.set(node.outputs[0],
-               GraphValue{transpose.getResult()[0], data->type});
+  Value result =
+      importer.transpose(importer.locationOf(node), data->value, perm);
+  importer.set(node.outputs[0], GraphValue{result, data->type});
   return success();
 }
 

@@ -173,6 +173,19 @@ func.func @inexact_scale(%x: tensor<4xbf16>) -> tensor<4xi8> {
 
 // -----
 
+// An f16 op with an f64 scale converts it as the generated code does,
+// through f32: 1 + 2^-11 + 2^-40 becomes 1 + 2^-11 in f32, then 1.0 in f16
+// (a tie, to even); rounded straight to f16, as a quant type would hold it,
+// it is 1 + 2^-10.
+func.func @double_rounding(%x: tensor<4xf16>) -> tensor<4xi8> {
+  %s = arith.constant dense<0x3FF0020000001000> : tensor<f64>
+  // expected-remark @below {{not converted to quant: scale 1.0004882812509095 is not exact in the expressed type f16 and the op computes in f16}}
+  %q = quant_affine.quantize %x, %s range [-128, 127] : (tensor<4xf16>, tensor<f64>) -> tensor<4xi8>
+  return %q : tensor<4xi8>
+}
+
+// -----
+
 func.func @vector(%x: vector<4xf32>) -> vector<4xi8> {
   %s = arith.constant dense<0.5> : vector<4xf32>
   // expected-remark @below {{not converted to quant: quant casts take scalars and tensors, not vector<4xf32>}}
