@@ -68,6 +68,14 @@ onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
 if os.path.isdir(onnx_node_tests):
     config.available_features.add("onnx-testdata")
 config.substitutions.append(("%onnx_node_tests", onnx_node_tests))
+# `onnxruntime`: onnxruntime-node, which utils/install-deps.sh installs into
+# /opt/quant-affine/onnxruntime-node (QUANT_AFFINE_ORT_NODE overrides it), the
+# peer the whole-model tests compare with; %ort_node_modules is that folder.
+ort_node = os.environ.get("QUANT_AFFINE_ORT_NODE",
+                          "/opt/quant-affine/onnxruntime-node")
+if os.path.isdir(os.path.join(ort_node, "node_modules", "onnxruntime-node")):
+    config.available_features.add("onnxruntime")
+config.substitutions.append(("%ort_node_modules", ort_node))
 
 # libomp: the OpenMP runtime (Debian's libomp-22-dev) that the CPU pipeline's
 # openmp option needs at link time.

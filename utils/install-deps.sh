@@ -24,3 +24,11 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# ONNX Runtime (onnxruntime-node, the version bench/ uses), the peer that the
+# ONNX importer's whole-model tests compare with.
+if ! command -v npm >/dev/null; then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+bash "$(dirname "$0")/../bench/matmul/ort/install.sh" /opt/quant-affine/onnxruntime-node

@@ -96,7 +96,7 @@ def blocked_weight(builder, rng, k, n, block):
     return out, w
 
 
-def save(out, name, builder, inputs, outputs, x, y):
+def save(out, name, builder, inputs, outputs, x, *ys):
     graph = helper.make_graph(builder.nodes, name, inputs, outputs,
                               builder.initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
@@ -105,8 +105,10 @@ def save(out, name, builder, inputs, outputs, x, y):
     os.makedirs(os.path.join(directory, "test_data_set_0"), exist_ok=True)
     with open(os.path.join(directory, "model.onnx"), "wb") as f:
         f.write(model.SerializeToString())
-    for tensor, file in ((numpy_helper.from_array(x, "x"), "input_0.pb"),
-                         (numpy_helper.from_array(y, "y"), "output_0.pb")):
+    tensors = [(numpy_helper.from_array(x, "x"), "input_0.pb")]
+    tensors += [(numpy_helper.from_array(y, o.name), "output_%d.pb" % i)
+                for i, (o, y) in enumerate(zip(outputs, ys))]
+    for tensor, file in tensors:
         with open(os.path.join(directory, "test_data_set_0", file), "wb") as f:
             f.write(tensor.SerializeToString())
 
@@ -120,18 +122,27 @@ def mlp(out):
     b1 = (rng.integers(-8, 8, size=(32,)) / 4).astype(np.float32)
     h = b.node("Relu", [b.node("Add", [b.node("MatMul", [h, w1]),
                                        b.const(b1)])])
-    h = b.qdq(h, 0.5, 0)
+    # The hidden activation's int8 codes are an output too ("h_q"), so that
+    # the quantized values themselves are compared.
+    s, z = b.const(np.array(0.5, np.float32)), b.const(np.array(0, np.int8))
+    h_q = b.node("QuantizeLinear", [h, s, z])
+    b.nodes[-1].output[0] = "h_q"
+    h = b.node("DequantizeLinear", ["h_q", s, z])
+    del h_q
     w2, w2v = blocked_weight(b, rng, 32, 8, 16)
     b2 = (rng.integers(-8, 8, size=(8,)) / 4).astype(np.float32)
     y_name = b.node("Add", [b.node("MatMul", [h, w2]), b.const(b2)])
     b.nodes[-1].output[0] = "y"
     r = qdq(x, 0.25, 0)
     r = np.maximum((r.astype(np.float64) @ w1v + b1).astype(np.float32), 0)
-    r = qdq(r, 0.5, 0)
+    r_q = quantize(r, 0.5, 0, -128, 127).astype(np.int8)
+    r = dequantize(r_q, 0.5, 0)
     y = (r.astype(np.float64) @ w2v + b2).astype(np.float32)
     save(out, "test_qdq_mlp", b,
          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 64])],
-         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 8])], x, y)
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 8]),
+          helper.make_tensor_value_info("h_q", TensorProto.INT8, [4, 32])],
+         x, y, r_q)
     del y_name
 
 
