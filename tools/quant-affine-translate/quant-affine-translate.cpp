@@ -49,6 +49,12 @@ static llvm::cl::opt<bool> printOutputs(
     llvm::cl::desc("With --onnx-test-data: also print each f32 output"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<int64_t> resourceBytes(
+    "onnx-resource-bytes",
+    llvm::cl::desc("Initializers of more bytes become dense_resource "
+                   "constants (-1: never)"),
+    llvm::cl::init(ImportOptions().resourceBytes));
+
 /// DIR/<prefix>0.pb, DIR/<prefix>1.pb, ... while they exist.
 static std::optional<std::vector<OnnxTensor>>
 readTestTensors(llvm::StringRef dir, llvm::StringRef prefix, Location loc) {
@@ -80,7 +86,8 @@ static OwningOpRef<Operation *> importOnnx(llvm::SourceMgr &sourceMgr,
     emitError(loc) << error;
     return nullptr;
   }
-  OwningOpRef<ModuleOp> module = importOnnxModel(*model, name, context);
+  OwningOpRef<ModuleOp> module =
+      importOnnxModel(*model, name, context, ImportOptions{resourceBytes});
   if (!module)
     return nullptr;
   if (!testData.empty()) {

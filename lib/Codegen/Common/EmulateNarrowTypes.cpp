@@ -45,6 +45,8 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -890,10 +892,19 @@ struct PackedGlobal : OpConversionPattern<memref::GlobalOp> {
     if (!type || !type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "no static packed type");
     Attribute initial = op.getInitialValueAttr();
-    if (auto dense = dyn_cast_if_present<DenseElementsAttr>(initial))
+    if (auto dense = dyn_cast_if_present<DenseElementsAttr>(initial)) {
       initial = packBytes(dense, type.getNumElements());
-    else if (initial && !isa<UnitAttr>(initial))
+    } else if (auto resource =
+                   dyn_cast_if_present<DenseResourceElementsAttr>(initial)) {
+      // A dense_resource of iN already holds the packed bytes (the ONNX
+      // importer's int4 initializers): the same blob, typed as bytes.
+      // (checkResourceSizes has checked the blob's size.)
+      initial = DenseResourceElementsAttr::get(
+          RankedTensorType::get(type.getShape(), type.getElementType()),
+          resource.getRawHandle());
+    } else if (initial && !isa<UnitAttr>(initial)) {
       return rewriter.notifyMatchFailure(op, "unsupported initial value");
+    }
     rewriter.modifyOpInPlace(op, [&] {
       op.setType(type);
       if (initial)
@@ -988,6 +999,26 @@ struct MoveShapeCastPastPackedCast : RewritePattern {
 
 //===-- The pass ----------------------------------------------------------===//
 
+/// A packed global's dense_resource must hold exactly its packed bytes.
+LogicalResult checkResourceSizes(ModuleOp module) {
+  WalkResult walk = module.walk([](memref::GlobalOp global) {
+    auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(
+        global.getInitialValueAttr());
+    MemRefType type = global.getType();
+    if (!resource || !isPackedMemRef(type) || !type.hasStaticShape())
+      return WalkResult::advance();
+    int64_t bytes =
+        (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (blob && static_cast<int64_t>(blob->getData().size()) == bytes)
+      return WalkResult::advance();
+    global.emitOpError("dense_resource of ")
+        << type << " must hold " << bytes << " packed bytes";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 bool usesPackedMemory(ModuleOp module) {
   WalkResult walk = module.walk([](Operation *op) {
     if (touchesPackedMemRef(op))
@@ -1020,7 +1051,8 @@ struct QuantAffineEmulateNarrowTypesPass
         failed(prepare(module)))
       return signalPassFailure();
     if (failed(quant_affine::passPackedLogicalSizes(module)) ||
-        failed(checkShapesKnown(module)) || failed(checkAddressable(module)))
+        failed(checkShapesKnown(module)) || failed(checkAddressable(module)) ||
+        failed(checkResourceSizes(module)))
       return signalPassFailure();
 
     arith::NarrowTypeEmulationConverter converter(/*targetBitwidth=*/8);

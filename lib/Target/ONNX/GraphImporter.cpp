@@ -16,7 +16,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSet.h"
@@ -182,8 +184,9 @@ mlir::quant_affine::onnx_import::denseAttrOf(const OnnxTensor &tensor,
 }
 
 GraphImporter::GraphImporter(const OnnxModel &model, OpBuilder &builder,
-                             llvm::StringRef sourceName)
-    : model(model), b(builder), sourceName(sourceName.str()) {
+                             llvm::StringRef sourceName,
+                             const ImportOptions &options)
+    : model(model), b(builder), sourceName(sourceName.str()), options(options) {
   auto it = model.opsets.find("");
   if (it != model.opsets.end())
     defaultOpset = it->second;
@@ -239,13 +242,55 @@ FailureOr<GraphValue> GraphImporter::constantOf(const OnnxTensor &tensor,
            << "tensor '" << tensor.name << "' has element type "
            << onnxTypeName(tensor.type) << ", which the importer does not hold";
   auto type = RankedTensorType::get(tensor.dims, element);
-  DenseElementsAttr attr = denseAttrOf(tensor, type);
-  if (!attr)
+  auto tooFew = [&] {
     return mlir::emitError(loc)
            << "tensor '" << tensor.name << "' holds " << tensor.bytes.size()
            << " bytes, too few for " << type;
+  };
+  unsigned bits = element.getIntOrFloatBitWidth();
+  bool blobLayout = bits % 8 == 0 || bits == 4;
+  if (options.resourceBytes >= 0 && blobLayout &&
+      static_cast<int64_t>(tensor.bytes.size()) > options.resourceBytes) {
+    size_t size = static_cast<size_t>((type.getNumElements() * bits + 7) / 8);
+    if (tensor.bytes.size() < size)
+      return tooFew();
+    auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        llvm::ArrayRef<char>(tensor.bytes).take_front(size), alignof(uint64_t));
+    auto attr = DenseResourceElementsAttr::get(
+        type, tensor.name.empty() ? "initializer" : tensor.name,
+        std::move(blob));
+    Value constant = arith::ConstantOp::create(b, loc, type, attr);
+    return GraphValue{constant, tensor.type};
+  }
+  DenseElementsAttr attr = denseAttrOf(tensor, type);
+  if (!attr)
+    return tooFew();
   Value constant = arith::ConstantOp::create(b, loc, attr);
   return GraphValue{constant, tensor.type};
+}
+
+std::optional<SmallVector<uint8_t>>
+mlir::quant_affine::onnx_import::constantBytes(Value value) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    llvm::ArrayRef<char> data = blob->getData();
+    return SmallVector<uint8_t>(data.begin(), data.end());
+  }
+  auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+  if (!dense || dense.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  SmallVector<uint8_t> bytes;
+  unsigned width = dense.getElementType().getIntOrFloatBitWidth() / 8;
+  for (const APInt &v : dense.getValues<APInt>())
+    for (unsigned k = 0; k < width; ++k)
+      bytes.push_back(static_cast<uint8_t>(v.extractBitsAsZExtValue(8, 8 * k)));
+  return bytes;
 }
 
 float GraphImporter::floatAttr(const OnnxNode &node, llvm::StringRef name,
@@ -267,12 +312,25 @@ GraphImporter::intsAttr(const OnnxNode &node, llvm::StringRef name) const {
 FailureOr<SmallVector<int64_t>>
 GraphImporter::constantInts(const OnnxNode &node, Value value,
                             llvm::StringRef what) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return emitError(node) << what;
   SmallVector<int64_t> ints;
-  for (const APInt &v : attr.getValues<APInt>())
-    ints.push_back(v.getSExtValue());
+  DenseIntElementsAttr attr;
+  if (matchPattern(value, m_Constant(&attr))) {
+    for (const APInt &v : attr.getValues<APInt>())
+      ints.push_back(v.getSExtValue());
+    return ints;
+  }
+  // A large shape or index initializer kept as a blob (int32 or int64).
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  std::optional<SmallVector<uint8_t>> bytes = constantBytes(value);
+  unsigned bits = type ? type.getElementTypeBitWidth() : 0;
+  if (!bytes || (bits != 32 && bits != 64))
+    return emitError(node) << what;
+  for (size_t i = 0; i + bits / 8 <= bytes->size(); i += bits / 8) {
+    uint64_t raw = 0;
+    for (unsigned k = 0; k < bits / 8; ++k)
+      raw |= uint64_t((*bytes)[i + k]) << (8 * k);
+    ints.push_back(APInt(bits, raw).getSExtValue());
+  }
   return ints;
 }
 
@@ -519,7 +577,8 @@ FailureOr<RankedTensorType> tensorTypeOf(const OnnxValueInfo &info,
 } // namespace
 
 OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
-    const OnnxModel &model, llvm::StringRef sourceName, MLIRContext *ctx) {
+    const OnnxModel &model, llvm::StringRef sourceName, MLIRContext *ctx,
+    const ImportOptions &options) {
   ctx->loadDialect<arith::ArithDialect, func::FuncDialect,
                    linalg::LinalgDialect, math::MathDialect,
                    tensor::TensorDialect, QuantAffineDialect>();
@@ -560,7 +619,7 @@ OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
   Block *entry = function.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 
-  GraphImporter importer(model, builder, sourceName);
+  GraphImporter importer(model, builder, sourceName, options);
   for (auto [info, argument] : llvm::zip(arguments, entry->getArguments()))
     importer.set(info->name, GraphValue{argument, info->type});
   for (const OnnxTensor &init : graph.initializers) {

@@ -17,6 +17,7 @@
 #define QUANT_AFFINE_LIB_TARGET_ONNX_GRAPHIMPORTER_H
 
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
+#include "QuantAffine/Target/ONNX/Import.h"
 #include "QuantAffine/Target/ONNX/OnnxModel.h"
 
 #include "mlir/IR/Builders.h"
@@ -51,11 +52,14 @@ Value offsetOf(OpBuilder &b, Location loc, GraphValue zeroPoint,
                FloatType floatType);
 /// `tensor`'s values as an attribute of `type` (a tensor of the right shape).
 DenseElementsAttr denseAttrOf(const OnnxTensor &tensor, RankedTensorType type);
+/// The bytes of `value` when it is a constant of whole-byte integers or a
+/// `dense_resource` (its blob), else nothing.
+std::optional<SmallVector<uint8_t>> constantBytes(Value value);
 
 class GraphImporter {
 public:
   GraphImporter(const OnnxModel &model, OpBuilder &builder,
-                llvm::StringRef sourceName);
+                llvm::StringRef sourceName, const ImportOptions &options);
 
   OpBuilder &builder() { return b; }
   MLIRContext *context() { return b.getContext(); }
@@ -74,7 +78,8 @@ public:
   Location locationOf(const OnnxNode &node);
   /// An error at `node` that starts with `node 'name' (OpType): `.
   InFlightDiagnostic emitError(const OnnxNode &node);
-  /// The constant of an initializer or test tensor.
+  /// The constant of an initializer: `dense_resource` when it is larger than
+  /// the options allow for `dense`.
   FailureOr<GraphValue> constantOf(const OnnxTensor &tensor, Location loc);
 
   /// Integer attribute `name` of `node`, or `fallback`.
@@ -116,6 +121,7 @@ private:
   const OnnxModel &model;
   OpBuilder &b;
   std::string sourceName;
+  ImportOptions options;
   int64_t defaultOpset = 1;
   llvm::StringMap<GraphValue> values;
 };

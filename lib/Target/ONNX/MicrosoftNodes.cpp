@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -30,17 +31,6 @@ using namespace mlir::quant_affine;
 using namespace mlir::quant_affine::onnx_import;
 
 namespace {
-
-/// The bytes of a constant uint8 tensor, or nothing.
-std::optional<SmallVector<uint8_t>> constantBytes(Value value) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<uint8_t> bytes;
-  for (const APInt &v : attr.getValues<APInt>())
-    bytes.push_back(static_cast<uint8_t>(v.getZExtValue()));
-  return bytes;
-}
 
 LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
   if (node.inputs.size() < 3)
@@ -77,17 +67,28 @@ LogicalResult importMatMulNBits(GraphImporter &importer, const OnnxNode &node) {
   Location loc = importer.locationOf(node);
   MLIRContext *ctx = importer.context();
 
-  // The codes as an [N, K] tensor of unsigned `bits`-bit integers.
+  // The codes as an [N, K] tensor of unsigned `bits`-bit integers. B's
+  // bytes are already quant_affine's packed storage of that tensor, so a
+  // blob is shared as it is.
   auto codeType = RankedTensorType::get({n, k}, b.getIntegerType(bits));
-  SmallVector<APInt> values;
-  values.reserve(n * k);
-  for (int64_t i = 0; i < n * k; ++i) {
-    uint8_t byte = bits == 8 ? (*codes)[i] : (*codes)[i / 2];
-    uint8_t code = bits == 8 ? byte : (i % 2 ? byte >> 4 : byte & 0xF);
-    values.push_back(APInt(bits, code));
+  Value q;
+  auto bConstant = packed->value.getDefiningOp<arith::ConstantOp>();
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(bConstant.getValue())) {
+    q = arith::ConstantOp::create(
+        b, loc, codeType,
+        DenseResourceElementsAttr::get(codeType, resource.getRawHandle()));
+  } else {
+    SmallVector<APInt> values;
+    values.reserve(n * k);
+    for (int64_t i = 0; i < n * k; ++i) {
+      uint8_t byte = bits == 8 ? (*codes)[i] : (*codes)[i / 2];
+      uint8_t code = bits == 8 ? byte : (i % 2 ? byte >> 4 : byte & 0xF);
+      values.push_back(APInt(bits, code));
+    }
+    q = arith::ConstantOp::create(b, loc,
+                                  DenseElementsAttr::get(codeType, values));
   }
-  Value q = arith::ConstantOp::create(b, loc,
-                                      DenseElementsAttr::get(codeType, values));
 
   // Scales [N * blocks] as [N, blocks]; offsets -zero_point (default
   // 2^(bits-1)), packed like B when they are integers.

@@ -37,3 +37,21 @@ func.func @odd_width(%m: memref<4x?xi3>, %i: index) -> i3 {
   %v = memref.load %m[%i, %i] : memref<4x?xi3>
   return %v : i3
 }
+
+// -----
+
+// A dense_resource of i4 must hold the packed bytes: 3 for 2x3 values.
+// expected-error @below {{'memref.global' op dense_resource of 'memref<2x3xi4>' must hold 3 packed bytes}}
+memref.global "private" constant @short_blob : memref<2x3xi4> = dense_resource<short_w>
+func.func @short_resource() -> memref<2x3xi4> {
+  %w = memref.get_global @short_blob : memref<2x3xi4>
+  return %w : memref<2x3xi4>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      short_w: "0x01000000E183"
+    }
+  }
+#-}

@@ -152,3 +152,21 @@ func.func @dynamic_i1_alloc(%n: index, %i: index, %x: i1) {
   memref.dealloc %m : memref<?xi1>
   return
 }
+
+// A dense_resource of i4 holds the packed bytes already (the ONNX importer's
+// int4 initializers): the same blob, typed as bytes.
+// CHECK: memref.global "private" constant @blob_weights : memref<3xi8> = dense_resource<packed_w>
+// CHECK-LABEL: func.func @resource_constant() -> memref<3xi8>
+memref.global "private" constant @blob_weights : memref<2x3xi4> = dense_resource<packed_w>
+func.func @resource_constant() -> memref<2x3xi4> {
+  %w = memref.get_global @blob_weights : memref<2x3xi4>
+  return %w : memref<2x3xi4>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      packed_w: "0x01000000E18307"
+    }
+  }
+#-}

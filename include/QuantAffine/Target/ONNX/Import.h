@@ -21,13 +21,24 @@ namespace onnx_import {
 /// The name of the function a graph becomes.
 inline constexpr llvm::StringLiteral kGraphFunctionName = "main_graph";
 
+/// How a model is imported.
+struct ImportOptions {
+  /// Initializers of more bytes than this become `dense_resource` constants
+  /// (the bytes kept as one blob, printed once in the module's resources)
+  /// rather than `dense` ones; negative: never. Element types of whole
+  /// bytes, and int4/uint4/float4 (the blob holds the packed bytes, low
+  /// nibble first, as quant_affine's packed storage does).
+  int64_t resourceBytes = 1024;
+};
+
 /// Imports `model`'s graph as `func.func @main_graph`, taking the graph
 /// inputs (initializers excluded) and returning its outputs as tensors;
 /// initializers become constants. Errors name the node and its op type, at a
 /// location in `sourceName`. Returns null after reporting them.
 OwningOpRef<ModuleOp> importOnnxModel(const OnnxModel &model,
                                       llvm::StringRef sourceName,
-                                      MLIRContext *context);
+                                      MLIRContext *context,
+                                      const ImportOptions &options = {});
 
 /// How a test's outputs are compared with the expected ones.
 struct TestTolerance {
