@@ -55,6 +55,12 @@ static llvm::cl::opt<int64_t> resourceBytes(
                    "constants (-1: never)"),
     llvm::cl::init(ImportOptions().resourceBytes));
 
+static llvm::cl::opt<std::string> aimetEncodings(
+    "aimet-encodings",
+    llvm::cl::desc("AIMET's encodings JSON (0.6.1, 1.0.0 or 2.x): "
+                   "fake-quantize the tensors it names as AIMET did"),
+    llvm::cl::init(""));
+
 /// DIR/<prefix>0.pb, DIR/<prefix>1.pb, ... while they exist.
 static std::optional<std::vector<OnnxTensor>>
 readTestTensors(llvm::StringRef dir, llvm::StringRef prefix, Location loc) {
@@ -86,8 +92,27 @@ static OwningOpRef<Operation *> importOnnx(llvm::SourceMgr &sourceMgr,
     emitError(loc) << error;
     return nullptr;
   }
+  ImportOptions options;
+  options.resourceBytes = resourceBytes;
+  std::optional<AimetEncodingFile> encodings;
+  if (!aimetEncodings.empty()) {
+    Location encodingsLoc = FileLineColLoc::get(context, aimetEncodings, 0, 0);
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(aimetEncodings);
+    if (!text) {
+      emitError(encodingsLoc) << "cannot read: " << text.getError().message();
+      return nullptr;
+    }
+    encodings = parseAimetEncodings((*text)->getBuffer(), error);
+    if (!encodings) {
+      emitError(encodingsLoc) << error;
+      return nullptr;
+    }
+    options.aimetEncodings = &*encodings;
+    options.aimetEncodingsPath = aimetEncodings;
+  }
   OwningOpRef<ModuleOp> module =
-      importOnnxModel(*model, name, context, ImportOptions{resourceBytes});
+      importOnnxModel(*model, name, context, options);
   if (!module)
     return nullptr;
   if (!testData.empty()) {

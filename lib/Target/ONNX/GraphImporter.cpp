@@ -187,9 +187,27 @@ GraphImporter::GraphImporter(const OnnxModel &model, OpBuilder &builder,
                              llvm::StringRef sourceName,
                              const ImportOptions &options)
     : model(model), b(builder), sourceName(sourceName.str()), options(options) {
+  if (options.aimetEncodings)
+    for (const AimetEncoding &encoding : options.aimetEncodings->encodings)
+      encodings[encoding.name] = &encoding;
   auto it = model.opsets.find("");
   if (it != model.opsets.end())
     defaultOpset = it->second;
+}
+
+void GraphImporter::set(llvm::StringRef name, GraphValue value) {
+  if (const AimetEncoding *encoding = encodings.lookup(name)) {
+    Location loc = NameLoc::get(
+        StringAttr::get(context(), name),
+        FileLineColLoc::get(context(), options.aimetEncodingsPath, 0, 0));
+    FailureOr<Value> quantized =
+        applyAimetEncoding(*this, *encoding, value.value, loc);
+    if (failed(quantized))
+      failedEncoding = true;
+    else
+      value.value = *quantized;
+  }
+  values[name] = value;
 }
 
 Location GraphImporter::locationOf(const OnnxNode &node) {
@@ -551,7 +569,9 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   auto it = table.find(key);
   if (it == table.end())
     return emitError(node) << "op type '" << key << "' is not supported";
-  return it->second(*this, node);
+  if (failed(it->second(*this, node)) || failedEncoding)
+    return failure();
+  return success();
 }
 
 namespace {
@@ -619,6 +639,11 @@ OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
   Block *entry = function.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 
+  if (options.aimetEncodings &&
+      failed(checkAimetEncodingNames(
+          *options.aimetEncodings, graph,
+          FileLineColLoc::get(ctx, options.aimetEncodingsPath, 0, 0))))
+    return nullptr;
   GraphImporter importer(model, builder, sourceName, options);
   for (auto [info, argument] : llvm::zip(arguments, entry->getArguments()))
     importer.set(info->name, GraphValue{argument, info->type});
@@ -628,6 +653,8 @@ OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
       return nullptr;
     importer.set(init.name, *constant);
   }
+  if (importer.encodingFailed())
+    return nullptr;
   for (const OnnxNode &node : graph.nodes)
     if (failed(importer.importNode(node)))
       return nullptr;

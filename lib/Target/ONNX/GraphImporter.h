@@ -71,7 +71,13 @@ public:
   /// The `index`-th input of `node`, or nothing when it is absent or empty.
   std::optional<std::string> optionalInput(const OnnxNode &node,
                                            size_t index) const;
-  void set(llvm::StringRef name, GraphValue value) { values[name] = value; }
+  /// Names `value`. A name with an AIMET encoding gets the encoding's qdq
+  /// first, so that every consumer (and a graph output) sees it.
+  void set(llvm::StringRef name, GraphValue value);
+  /// Whether an AIMET encoding failed to apply (the error is reported).
+  bool encodingFailed() const { return failedEncoding; }
+  const OnnxModel &onnxModel() const { return model; }
+  const ImportOptions &importOptions() const { return options; }
   bool has(llvm::StringRef name) const { return values.count(name); }
 
   /// A location naming the node (its name, or its op type and index).
@@ -124,7 +130,21 @@ private:
   ImportOptions options;
   int64_t defaultOpset = 1;
   llvm::StringMap<GraphValue> values;
+  llvm::StringMap<const AimetEncoding *> encodings;
+  bool failedEncoding = false;
 };
+
+/// Checks that every AIMET encoding names a tensor of `graph`, once.
+LogicalResult checkAimetEncodingNames(const AimetEncodingFile &file,
+                                      const OnnxGraph &graph, Location loc);
+
+/// `value` (the tensor `encoding` names) fake-quantized as AIMET's
+/// simulation did: qdq on the encoding's grid, or float_qdq. Axes that the
+/// file does not store come from the tensor's first consumer, as AIMET
+/// chose them. Reports errors at `loc`.
+FailureOr<Value> applyAimetEncoding(GraphImporter &importer,
+                                    const AimetEncoding &encoding, Value value,
+                                    Location loc);
 
 /// Imports one node: reads its inputs from and writes its outputs to the
 /// importer.

@@ -9,6 +9,7 @@
 #ifndef QUANT_AFFINE_TARGET_ONNX_IMPORT_H
 #define QUANT_AFFINE_TARGET_ONNX_IMPORT_H
 
+#include "QuantAffine/Target/ONNX/AimetEncodings.h"
 #include "QuantAffine/Target/ONNX/OnnxModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,6 +30,12 @@ struct ImportOptions {
   /// bytes, and int4/uint4/float4 (the blob holds the packed bytes, low
   /// nibble first, as quant_affine's packed storage does).
   int64_t resourceBytes = 1024;
+  /// AIMET's encodings (--aimet-encodings): each named tensor of the graph
+  /// is fake-quantized as AIMET's simulation did, once, for all its
+  /// consumers. Every name must be a tensor of the graph.
+  const AimetEncodingFile *aimetEncodings = nullptr;
+  /// The encodings file, for diagnostics.
+  std::string aimetEncodingsPath;
 };
 
 /// Imports `model`'s graph as `func.func @main_graph`, taking the graph
