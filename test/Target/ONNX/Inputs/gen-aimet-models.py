@@ -6,8 +6,9 @@ f32; scales held in f32):
 
 - OUT/aimet_activations: x -> Relu -> y with a uint8 asymmetric encoding on x
   (scale 0.0131, offset -161 on AIMET's unsigned grid, zero point 161) and a
-  signed symmetric int16 one on y (in 2.x and 0.6.1; in
-  1.0.0 (2.x has no float encodings) it is fp16 on y instead. Inputs include ties, values out of
+  signed symmetric int16 one on y in 2.x; fp16 on y in 1.0.0 and 8-bit float
+  (E4M3 with infinities) in 0.6.1 (2.x has no float encodings). Inputs
+  include ties, values out of
   range, infinities and NaN: the output is compared bit for bit.
 - OUT/aimet_network: x -> Conv(W1) -> Relu -> Reshape -> Gemm(W2, transB=1)
   -> MatMul(W3) -> y, with an int8 per-tensor encoding on x, the Conv
@@ -39,6 +40,23 @@ def qdq(x, scale, offset, qmin, qmax):
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         q = np.clip(np.rint(x / s) - o, np.float32(qmin), np.float32(qmax))
         return ((q + o) * s).astype(np.float32)
+
+
+def fake_e4m3(x):
+    """AIMET's fake-cast to E4M3 with infinities (largest finite 240):
+    clamp to +-240, then round to nearest even on the grid of 3 mantissa
+    bits. AIMET's fake_cast_to_ieee_float clamps the binade index at 1, so
+    its grid reaches one binade below IEEE's subnormals: the smallest
+    quantum is 2^-10, not 2^-9. NaN stays NaN."""
+    x = np.asarray(x, np.float64)
+    clamped = np.clip(x, -240.0, 240.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        exponent = np.floor(np.log2(np.abs(clamped)))
+    exponent = np.where(np.isfinite(exponent), exponent, -7)
+    quantum = 2.0 ** (np.maximum(exponent, -7) - 3)
+    y = np.rint(clamped / quantum) * quantum
+    y = np.where(np.isnan(x), x, np.copysign(y, x))
+    return y.astype(np.float32)
 
 
 def write_set(directory, name, inputs, outputs):
@@ -107,17 +125,16 @@ def activations(out):
         ],
         "param_encodings": [],
         "quantizer_args": {"activation_bitwidth": 8, "dtype": "int"}})
-    # 0.6.1: x as above; y int16 symmetric (file offset -32768).
-    write_set(directory, "set_0.6.1", [x], [y16])
+    # 0.6.1: x as above; y as 8-bit float, which AIMET reads as E4M3 with
+    # infinities (largest finite 240).
+    write_set(directory, "set_0.6.1", [x], [fake_e4m3(relu)])
     write_json(os.path.join(directory, "model-0.6.1.encodings"), {
         "version": "0.6.1",
         "activation_encodings": {
             "x": [{"bitwidth": 8, "dtype": "int", "is_symmetric": "False",
                    "scale": float(s), "offset": -161,
                    "min": float(-161 * s), "max": float(94 * s)}],
-            "y": [{"bitwidth": 16, "dtype": "int", "is_symmetric": "True",
-                   "scale": float(y_scale), "offset": -32768,
-                   "min": -128.0, "max": float(32767 * y_scale)}],
+            "y": [{"bitwidth": 8, "dtype": "float"}],
         },
         "param_encodings": {},
         "excluded_layers": []})
