@@ -1,4 +1,4 @@
-//===- ConvolutionNodes.cpp - ONNX's 2-D convolution and pooling ----------===//
+//===- ConvolutionNodes.cpp - ONNX's convolutions and pools ---------------===//
 //
 // Part of the quant-affine project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,8 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// NCHW convolutions and pools as upstream's named linalg ops
-// (conv_2d_nchw_fchw, pooling_nchw_max/sum), padding by tensor.pad.
+// Convolutions and pools over 1-D to 3-D windows of (N, C, D...) tensors,
+// padded by tensor.pad: upstream's named conv_2d_nchw_fchw for the common
+// 2-D single-group convolution, one linalg.generic for the rest (groups,
+// 1-D and 3-D, pools with dilations and ceil_mode), whose indexing maps
+// read the input at o * stride + r * dilation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,97 +28,162 @@ using namespace mlir::quant_affine::onnx_import;
 
 namespace {
 
-/// The 2-D window attributes of a Conv or pool.
+/// The window attributes of a Conv or pool over the k spatial dims of an
+/// (N, C, D1, ..., Dk) input: pads are the k begins, then the k ends.
 struct Window {
-  SmallVector<int64_t> kernel, strides{1, 1}, dilations{1, 1}, pads{0, 0, 0, 0};
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+  /// ceil_mode: extra padding at the end of each dim so that the last
+  /// partial window counts (it is not part of `pads`).
+  SmallVector<int64_t> ceilPads;
+
+  size_t rank() const { return kernel.size(); }
+  int64_t extent(size_t d) const { return (kernel[d] - 1) * dilations[d] + 1; }
 };
 
 FailureOr<Window> readWindow(GraphImporter &importer, const OnnxNode &node,
                              RankedTensorType input,
                              std::optional<ArrayRef<int64_t>> kernel) {
   Window w;
-  if (input.getRank() != 4)
+  int64_t k = input.getRank() - 2;
+  if (k < 1 || k > 3)
     return importer.emitError(node)
            << "input " << input
-           << " is not supported: only 2-D (NCHW, rank-4) windows are";
+           << " is not supported: only 1-D to 3-D windows (rank 3 to 5) are";
   if (kernel)
     w.kernel.assign(kernel->begin(), kernel->end());
   if (auto attr = importer.intsAttr(node, "kernel_shape"))
     w.kernel.assign(attr->begin(), attr->end());
-  if (w.kernel.size() != 2)
-    return importer.emitError(node) << "needs a 2-D kernel_shape";
+  w.strides.assign(k, 1);
+  w.dilations.assign(k, 1);
+  w.pads.assign(2 * k, 0);
   if (auto attr = importer.intsAttr(node, "strides"))
     w.strides.assign(attr->begin(), attr->end());
   if (auto attr = importer.intsAttr(node, "dilations"))
     w.dilations.assign(attr->begin(), attr->end());
   if (auto attr = importer.intsAttr(node, "pads"))
     w.pads.assign(attr->begin(), attr->end());
-  if (w.strides.size() != 2 || w.dilations.size() != 2 || w.pads.size() != 4)
+  if (static_cast<int64_t>(w.kernel.size()) != k ||
+      static_cast<int64_t>(w.strides.size()) != k ||
+      static_cast<int64_t>(w.dilations.size()) != k ||
+      static_cast<int64_t>(w.pads.size()) != 2 * k)
     return importer.emitError(node)
-           << "strides, dilations and pads must be 2-D";
+           << "kernel_shape, strides, dilations and pads must have " << k
+           << " spatial dims (pads twice that)";
+  for (size_t d = 0; d < w.rank(); ++d)
+    if (w.kernel[d] < 1 || w.strides[d] < 1 || w.dilations[d] < 1 ||
+        w.pads[d] < 0 || w.pads[w.rank() + d] < 0)
+      return importer.emitError(node)
+             << "kernel_shape, strides and dilations must be positive, pads "
+                "not negative";
   const OnnxAttribute *autoPad = node.attribute("auto_pad");
   if (autoPad && autoPad->s != "NOTSET" && autoPad->s != "VALID") {
     // SAME_UPPER / SAME_LOWER: output = ceil(input / stride).
     if (!input.hasStaticShape())
       return importer.emitError(node)
              << "auto_pad " << autoPad->s << " needs static sizes";
-    for (int d = 0; d < 2; ++d) {
+    for (size_t d = 0; d < w.rank(); ++d) {
       int64_t size = input.getDimSize(2 + d);
       int64_t out = (size + w.strides[d] - 1) / w.strides[d];
-      int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
       int64_t total =
-          std::max<int64_t>(0, (out - 1) * w.strides[d] + extent - size);
+          std::max<int64_t>(0, (out - 1) * w.strides[d] + w.extent(d) - size);
       int64_t small = total / 2, large = total - small;
       bool upper = autoPad->s == "SAME_UPPER";
       w.pads[d] = upper ? small : large;
-      w.pads[2 + d] = upper ? large : small;
+      w.pads[w.rank() + d] = upper ? large : small;
     }
   } else if (autoPad && autoPad->s == "VALID") {
-    w.pads = {0, 0, 0, 0};
+    w.pads.assign(2 * k, 0);
   }
-  if (importer.intAttr(node, "ceil_mode", 0))
-    return importer.emitError(node) << "ceil_mode = 1 is not supported";
+  w.ceilPads.assign(k, 0);
+  if (importer.intAttr(node, "ceil_mode", 0)) {
+    // Output ceil((P - E) / s) + 1, less the last window when it would
+    // start past the input and its begin padding (ONNX's rule).
+    for (size_t d = 0; d < w.rank(); ++d) {
+      int64_t size = input.getDimSize(2 + d);
+      if (ShapedType::isDynamic(size))
+        return importer.emitError(node) << "ceil_mode needs static sizes";
+      int64_t padded = size + w.pads[d] + w.pads[w.rank() + d];
+      if (padded < w.extent(d))
+        continue;
+      int64_t out =
+          (padded - w.extent(d) + w.strides[d] - 1) / w.strides[d] + 1;
+      if ((out - 1) * w.strides[d] >= size + w.pads[d])
+        --out;
+      w.ceilPads[d] =
+          std::max<int64_t>(0, (out - 1) * w.strides[d] + w.extent(d) - padded);
+    }
+  }
   return w;
 }
 
-/// `input` padded on H and W by `pads` with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, TypedAttr value) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+/// `input` padded on its spatial dims by `pads` (and `extraEnd` at their
+/// ends) with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value input, const Window &w,
+                 TypedAttr value, bool withCeilPads) {
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)),
+      high(2, b.getIndexAttr(0));
+  bool any = false;
+  for (size_t d = 0; d < w.rank(); ++d) {
+    int64_t end = w.pads[w.rank() + d] + (withCeilPads ? w.ceilPads[d] : 0);
+    low.push_back(b.getIndexAttr(w.pads[d]));
+    high.push_back(b.getIndexAttr(end));
+    any |= w.pads[d] != 0 || end != 0;
+  }
+  if (!any)
     return input;
-  SmallVector<OpFoldResult> low{b.getIndexAttr(0), b.getIndexAttr(0),
-                                b.getIndexAttr(pads[0]),
-                                b.getIndexAttr(pads[1])};
-  SmallVector<OpFoldResult> high{b.getIndexAttr(0), b.getIndexAttr(0),
-                                 b.getIndexAttr(pads[2]),
-                                 b.getIndexAttr(pads[3])};
   Value padValue = arith::ConstantOp::create(b, loc, value);
   return tensor::PadOp::create(b, loc, Type(), input, low, high, padValue);
 }
 
-/// The NCHW output shape of a window over `input` (already padded).
+/// The (N, C, O1, ..., Ok) output shape of a window over `input` (already
+/// padded).
 SmallVector<int64_t> outputShape(RankedTensorType input, int64_t channels,
                                  const Window &w) {
   SmallVector<int64_t> shape{input.getDimSize(0), channels};
-  for (int d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < w.rank(); ++d) {
     int64_t size = input.getDimSize(2 + d);
-    int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
     shape.push_back(ShapedType::isDynamic(size)
                         ? ShapedType::kDynamic
-                        : (size - extent) / w.strides[d] + 1);
+                        : (size - w.extent(d)) / w.strides[d] + 1);
   }
   return shape;
 }
 
-/// `bias` (1-D, one per output channel) added to the NCHW `result`.
+/// The affine maps of a window loop nest (`outer` parallel dims, the k
+/// output dims, `inner` reduction dims, the k kernel dims): the padded
+/// input's spatial index o * stride + r * dilation for each spatial dim.
+SmallVector<AffineExpr> windowIndices(MLIRContext *ctx, const Window &w,
+                                      unsigned firstOutput,
+                                      unsigned firstKernel) {
+  SmallVector<AffineExpr> indices;
+  for (size_t d = 0; d < w.rank(); ++d)
+    indices.push_back(getAffineDimExpr(firstOutput + d, ctx) * w.strides[d] +
+                      getAffineDimExpr(firstKernel + d, ctx) * w.dilations[d]);
+  return indices;
+}
+
+/// A 1-D per-channel `vector` (C) as (C, 1, ..., 1), which broadcasts over
+/// the `spatialDims` dims after the channel.
+Value channelColumn(OpBuilder &b, Location loc, Value vector,
+                    int64_t spatialDims) {
+  auto type = cast<RankedTensorType>(vector.getType());
+  SmallVector<int64_t> shape{type.getDimSize(0)};
+  shape.append(spatialDims, 1);
+  ReassociationIndices all;
+  for (int64_t d = 0; d <= spatialDims; ++d)
+    all.push_back(d);
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), vector,
+                                       SmallVector<ReassociationIndices>{all});
+}
+
+/// `bias` (1-D, one per output channel) added to the (N, C, D...) `result`.
 FailureOr<Value> addChannelBias(GraphImporter &importer, const OnnxNode &node,
                                 Value result, Value bias) {
   OpBuilder &b = importer.builder();
   auto biasType = cast<RankedTensorType>(bias.getType());
-  Value column = tensor::ExpandShapeOp::create(
-      b, importer.locationOf(node),
-      biasType.clone({biasType.getDimSize(0), 1, 1}), bias,
-      SmallVector<ReassociationIndices>{{0, 1, 2}});
+  Value column =
+      channelColumn(b, importer.locationOf(node), bias,
+                    cast<RankedTensorType>(result.getType()).getRank() - 2);
   Type element = biasType.getElementType();
   bool isFloat = isa<FloatType>(element);
   return importer.broadcastElementwise(
@@ -126,38 +194,113 @@ FailureOr<Value> addChannelBias(GraphImporter &importer, const OnnxNode &node,
       });
 }
 
-/// The 2-D NCHW convolution of `input` by `weight` (same element type, f32
-/// or i32; `group` 1), zero-padded, as linalg.conv_2d_nchw_fchw.
+/// The convolution of `input` (N, G*C, D...) by `weight` (G*F, C, K...)
+/// (same element type, float or i32), zero-padded: linalg's named
+/// conv_2d_nchw_fchw for 2-D windows of one group, else one linalg.generic
+/// over (n, g, f, o..., c, r...) on the group-split shapes.
 FailureOr<Value> convolve(GraphImporter &importer, const OnnxNode &node,
                           Value input, Value weight) {
-  if (importer.intAttr(node, "group", 1) != 1)
-    return importer.emitError(node) << "group != 1 is not supported";
   auto inputType = cast<RankedTensorType>(input.getType());
   auto weightType = cast<RankedTensorType>(weight.getType());
-  if (weightType.getRank() != 4 || !weightType.hasStaticShape())
-    return importer.emitError(node) << "needs a static 4-D weight";
+  if (weightType.getRank() != inputType.getRank() ||
+      !weightType.hasStaticShape())
+    return importer.emitError(node)
+           << "needs a static weight of the input's rank";
+  int64_t groups = importer.intAttr(node, "group", 1);
+  int64_t filters = weightType.getDimSize(0),
+          channels = weightType.getDimSize(1);
+  if (groups < 1 || filters % groups != 0 ||
+      (!inputType.isDynamicDim(1) &&
+       inputType.getDimSize(1) != groups * channels))
+    return importer.emitError(node)
+           << "group = " << groups << " does not fit input " << inputType
+           << " and weight " << weightType;
   FailureOr<Window> w = readWindow(importer, node, inputType,
                                    weightType.getShape().drop_front(2));
   if (failed(w))
     return failure();
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
+  MLIRContext *ctx = b.getContext();
   Type element = inputType.getElementType();
   TypedAttr zeroAttr = isa<FloatType>(element)
                            ? TypedAttr(b.getFloatAttr(element, 0.0))
                            : TypedAttr(b.getIntegerAttr(element, 0));
-  Value padded = padSpatial(b, loc, input, w->pads, zeroAttr);
+  Value padded = padSpatial(b, loc, input, *w, zeroAttr, false);
   auto paddedType = cast<RankedTensorType>(padded.getType());
-  SmallVector<int64_t> shape =
-      outputShape(paddedType, weightType.getDimSize(0), *w);
-  Value init = importer.emptyTensor(loc, shape, element, padded);
+  SmallVector<int64_t> shape = outputShape(paddedType, filters, *w);
   Value zero = arith::ConstantOp::create(b, loc, zeroAttr);
+  if (groups == 1 && w->rank() == 2) {
+    Value init = importer.emptyTensor(loc, shape, element, padded);
+    Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+    return linalg::Conv2DNchwFchwOp::create(
+               b, loc, TypeRange{acc.getType()}, ValueRange{padded, weight},
+               ValueRange{acc}, b.getI64TensorAttr(w->strides),
+               b.getI64TensorAttr(w->dilations))
+        .getResult(0);
+  }
+  if (paddedType.isDynamicDim(1))
+    return importer.emitError(node) << "needs a static channel count";
+  // Split the channels by group: the input (N, G*C, D...) as
+  // (N, G, C, D...), the weight (G*F, C, K...) as (G, F, C, K...).
+  unsigned k = w->rank();
+  SmallVector<ReassociationIndices> inputGroups{{0}, {1, 2}},
+      weightGroups{{0, 1}, {2}};
+  for (unsigned d = 0; d < k; ++d) {
+    inputGroups.push_back({static_cast<int64_t>(3 + d)});
+    weightGroups.push_back({static_cast<int64_t>(3 + d)});
+  }
+  SmallVector<int64_t> inputDims{paddedType.getDimSize(0), groups, channels};
+  llvm::append_range(inputDims, paddedType.getShape().drop_front(2));
+  SmallVector<int64_t> weightDims{groups, filters / groups, channels};
+  llvm::append_range(weightDims, weightType.getShape().drop_front(2));
+  Value x = tensor::ExpandShapeOp::create(b, loc, paddedType.clone(inputDims),
+                                          padded, inputGroups);
+  Value f = tensor::ExpandShapeOp::create(b, loc, weightType.clone(weightDims),
+                                          weight, weightGroups);
+  SmallVector<int64_t> splitShape{shape[0], groups, filters / groups};
+  llvm::append_range(splitShape, ArrayRef(shape).drop_front(2));
+  SmallVector<Value> dynamicSizes;
+  if (ShapedType::isDynamic(shape[0]))
+    dynamicSizes.push_back(tensor::DimOp::create(b, loc, padded, 0));
+  Value init =
+      tensor::EmptyOp::create(b, loc, splitShape, element, dynamicSizes);
   Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
-  return linalg::Conv2DNchwFchwOp::create(
-             b, loc, TypeRange{acc.getType()}, ValueRange{padded, weight},
-             ValueRange{acc}, b.getI64TensorAttr(w->strides),
-             b.getI64TensorAttr(w->dilations))
-      .getResult(0);
+  // Dims: n, g, f, o1..ok, c, r1..rk.
+  unsigned count = 4 + 2 * k;
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xIndex{dim(0), dim(1), dim(3 + k)};
+  llvm::append_range(xIndex, windowIndices(ctx, *w, 3, 4 + k));
+  SmallVector<AffineExpr> fIndex{dim(1), dim(2), dim(3 + k)};
+  SmallVector<AffineExpr> outIndex{dim(0), dim(1), dim(2)};
+  for (unsigned d = 0; d < k; ++d) {
+    fIndex.push_back(dim(4 + k + d));
+    outIndex.push_back(dim(3 + d));
+  }
+  SmallVector<AffineMap> maps{AffineMap::get(count, 0, xIndex, ctx),
+                              AffineMap::get(count, 0, fIndex, ctx),
+                              AffineMap::get(count, 0, outIndex, ctx)};
+  SmallVector<utils::IteratorType> iterators(3 + k,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + k, utils::IteratorType::reduction);
+  bool isFloat = isa<FloatType>(element);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{acc.getType()}, ValueRange{x, f}, ValueRange{acc},
+          maps, iterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value sum =
+                isFloat ? Value(arith::AddFOp::create(
+                              nb, nl, args[2],
+                              arith::MulFOp::create(nb, nl, args[0], args[1])))
+                        : Value(arith::AddIOp::create(
+                              nb, nl, args[2],
+                              arith::MulIOp::create(nb, nl, args[0], args[1])));
+            linalg::YieldOp::create(nb, nl, sum);
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(b, loc, result, inputGroups)
+      .getResult();
 }
 
 LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
@@ -236,19 +379,68 @@ LogicalResult importQLinearConv(GraphImporter &importer, const OnnxNode &node) {
       return failure();
     Value v = scale->value;
     auto type = cast<RankedTensorType>(v.getType());
-    // w_scale per output channel pairs with dim 1 of NCHW: (M, 1, 1).
+    // w_scale per output channel pairs with dim 1 of (N, M, D...).
     if (index == 4 && type.getRank() == 1 && type.getDimSize(0) != 1)
-      v = tensor::ExpandShapeOp::create(
-          b, loc, type.clone({type.getDimSize(0), 1, 1}), v,
-          SmallVector<ReassociationIndices>{{0, 1, 2}});
+      v = channelColumn(b, loc, v,
+                        cast<RankedTensorType>(acc->getType()).getRank() - 2);
     scales.push_back(v);
   }
   return requantizeInt32(importer, node, *acc, scales[0], scales[1], scales[2],
                          /*yZeroPointIndex=*/7);
 }
 
-/// MaxPool and AveragePool over 2-D windows. Average divides by the window
-/// size: with padding, only count_include_pad = 1 is supported.
+/// How many elements of the window at each output position lie in the
+/// counted span of each spatial dim (the padded input without ceil_mode's
+/// extra, or the input alone), as an (1, 1, O...) constant.
+Value windowCounts(OpBuilder &b, Location loc, const Window &w,
+                   RankedTensorType input, ArrayRef<int64_t> output,
+                   bool includePad, FloatType element) {
+  SmallVector<SmallVector<double>> perDim;
+  for (size_t d = 0; d < w.rank(); ++d) {
+    int64_t size = input.getDimSize(2 + d);
+    int64_t begin = includePad ? 0 : w.pads[d];
+    int64_t end =
+        includePad ? size + w.pads[d] + w.pads[w.rank() + d] : w.pads[d] + size;
+    SmallVector<double> counts;
+    for (int64_t o = 0; o < output[2 + d]; ++o) {
+      int64_t n = 0;
+      for (int64_t r = 0; r < w.kernel[d]; ++r) {
+        int64_t at = o * w.strides[d] + r * w.dilations[d];
+        n += at >= begin && at < end;
+      }
+      counts.push_back(static_cast<double>(n));
+    }
+    perDim.push_back(counts);
+  }
+  SmallVector<int64_t> shape{1, 1};
+  llvm::append_range(shape, output.drop_front(2));
+  SmallVector<APFloat> values;
+  int64_t total = 1;
+  for (int64_t d : shape)
+    total *= d;
+  for (int64_t i = 0; i < total; ++i) {
+    double count = 1;
+    int64_t rest = i;
+    for (int64_t d = static_cast<int64_t>(w.rank()) - 1; d >= 0; --d) {
+      count *= perDim[d][rest % output[2 + d]];
+      rest /= output[2 + d];
+    }
+    bool losesInfo = false;
+    APFloat value(count);
+    value.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    values.push_back(value);
+  }
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get(shape, element), values));
+}
+
+/// MaxPool (float or integer) and AveragePool (float) over 1-D to 3-D
+/// windows, with pads, strides, dilations and ceil_mode: one linalg.generic
+/// over (n, c, o..., r...) of the padded input. Average divides by the
+/// window's size, or with count_include_pad = 0 by the number of input
+/// elements in it; ceil_mode's extra padding never counts.
 template <bool IsMax>
 LogicalResult importPool(GraphImporter &importer, const OnnxNode &node) {
   if (node.inputs.size() != 1)
@@ -258,24 +450,28 @@ LogicalResult importPool(GraphImporter &importer, const OnnxNode &node) {
   FailureOr<GraphValue> x = importer.get(node, node.inputs[0]);
   if (failed(x))
     return failure();
-  if (!isFloatType(x->type))
+  auto inputType = cast<RankedTensorType>(x->value.getType());
+  Type element = inputType.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  if (!isFloat && (!IsMax || !integerRange(x->type)))
     return importer.emitError(node)
            << "input type " << onnxTypeName(x->type) << " is not supported";
-  auto inputType = cast<RankedTensorType>(x->value.getType());
   FailureOr<Window> w = readWindow(importer, node, inputType, std::nullopt);
   if (failed(w))
     return failure();
-  bool padded = llvm::any_of(w->pads, [](int64_t p) { return p != 0; });
-  if (!IsMax && padded && !importer.intAttr(node, "count_include_pad", 0))
-    return importer.emitError(node)
-           << "padding with count_include_pad = 0 is not supported";
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
-  auto element = cast<FloatType>(inputType.getElementType());
-  APFloat lowest = APFloat::getInf(element.getFloatSemantics(), true);
-  TypedAttr padValue = IsMax ? TypedAttr(b.getFloatAttr(element, lowest))
-                             : TypedAttr(b.getFloatAttr(element, 0.0));
-  Value input = padSpatial(b, loc, x->value, w->pads, padValue);
+  MLIRContext *ctx = b.getContext();
+  // The identity of the reduction pads: -Inf or the type's lowest value
+  // for max, 0 for the sum.
+  TypedAttr padValue;
+  if (auto floatType = dyn_cast<FloatType>(element))
+    padValue = b.getFloatAttr(
+        element, IsMax ? APFloat::getInf(floatType.getFloatSemantics(), true)
+                       : APFloat::getZero(floatType.getFloatSemantics()));
+  else
+    padValue = b.getIntegerAttr(element, integerRange(x->type)->qmin);
+  Value input = padSpatial(b, loc, x->value, *w, padValue, true);
   auto paddedType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape =
       outputShape(paddedType, paddedType.getDimSize(1), *w);
@@ -283,26 +479,67 @@ LogicalResult importPool(GraphImporter &importer, const OnnxNode &node) {
   Value start = arith::ConstantOp::create(b, loc, padValue);
   Value acc = linalg::FillOp::create(b, loc, start, init).getResult(0);
   Value window = tensor::EmptyOp::create(b, loc, w->kernel, element);
-  Value result;
-  if (IsMax)
-    result = linalg::PoolingNchwMaxOp::create(
-                 b, loc, TypeRange{acc.getType()}, ValueRange{input, window},
-                 ValueRange{acc}, b.getI64TensorAttr(w->strides),
-                 b.getI64TensorAttr(w->dilations))
-                 .getResult(0);
-  else
-    result = linalg::PoolingNchwSumOp::create(
-                 b, loc, TypeRange{acc.getType()}, ValueRange{input, window},
-                 ValueRange{acc}, b.getI64TensorAttr(w->strides),
-                 b.getI64TensorAttr(w->dilations))
-                 .getResult(0);
+  // Dims: n, c, o1..ok, r1..rk.
+  unsigned k = w->rank(), count = 2 + 2 * k;
+  SmallVector<AffineExpr> xIndex{getAffineDimExpr(0, ctx),
+                                 getAffineDimExpr(1, ctx)};
+  llvm::append_range(xIndex, windowIndices(ctx, *w, 2, 2 + k));
+  SmallVector<AffineExpr> windowIndex,
+      outIndex{getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)};
+  for (unsigned d = 0; d < k; ++d) {
+    windowIndex.push_back(getAffineDimExpr(2 + k + d, ctx));
+    outIndex.push_back(getAffineDimExpr(2 + d, ctx));
+  }
+  SmallVector<AffineMap> maps{AffineMap::get(count, 0, xIndex, ctx),
+                              AffineMap::get(count, 0, windowIndex, ctx),
+                              AffineMap::get(count, 0, outIndex, ctx)};
+  SmallVector<utils::IteratorType> iterators(2 + k,
+                                             utils::IteratorType::parallel);
+  iterators.append(k, utils::IteratorType::reduction);
+  bool isUnsigned = isUnsignedInteger(x->type);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{acc.getType()}, ValueRange{input, window},
+          ValueRange{acc}, maps, iterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value next;
+            if (!IsMax)
+              next = arith::AddFOp::create(nb, nl, args[2], args[0]);
+            else if (isFloat)
+              // NaN propagates, as numpy's max does.
+              next = arith::MaximumFOp::create(nb, nl, args[2], args[0]);
+            else if (isUnsigned)
+              next = arith::MaxUIOp::create(nb, nl, args[2], args[0]);
+            else
+              next = arith::MaxSIOp::create(nb, nl, args[2], args[0]);
+            linalg::YieldOp::create(nb, nl, next);
+          })
+          .getResult(0);
   if (!IsMax) {
-    double count = static_cast<double>(w->kernel[0] * w->kernel[1]);
+    bool includePad = importer.intAttr(node, "count_include_pad", 0) != 0;
+    bool uniform =
+        llvm::all_of(w->ceilPads, [](int64_t p) { return p == 0; }) &&
+        (includePad || llvm::all_of(w->pads, [](int64_t p) { return p == 0; }));
+    Value counts;
+    if (uniform) {
+      int64_t size = 1;
+      for (int64_t extent : w->kernel)
+        size *= extent;
+      counts = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(RankedTensorType::get({}, element),
+                                 b.getFloatAttr(element, size).getValue()));
+    } else if (!inputType.hasStaticShape()) {
+      return importer.emitError(node)
+             << "padding that does not count needs static sizes";
+    } else {
+      counts = windowCounts(b, loc, *w, inputType, shape, includePad,
+                            cast<FloatType>(element));
+    }
     FailureOr<Value> mean = importer.broadcastElementwise(
-        node, {result}, element, [&](OpBuilder &nb, Location nl, ValueRange v) {
-          Value n = arith::ConstantOp::create(nb, nl,
-                                              nb.getFloatAttr(element, count));
-          return Value(arith::DivFOp::create(nb, nl, v[0], n));
+        node, {result, counts}, element,
+        [&](OpBuilder &nb, Location nl, ValueRange v) {
+          return Value(arith::DivFOp::create(nb, nl, v[0], v[1]));
         });
     if (failed(mean))
       return failure();
@@ -312,9 +549,10 @@ LogicalResult importPool(GraphImporter &importer, const OnnxNode &node) {
   return success();
 }
 
-/// GlobalAveragePool: the mean over every spatial dim, kept as size 1.
-LogicalResult importGlobalAveragePool(GraphImporter &importer,
-                                      const OnnxNode &node) {
+/// GlobalAveragePool and GlobalMaxPool: the mean or the maximum over every
+/// spatial dim, kept as size 1.
+template <bool IsMax>
+LogicalResult importGlobalPool(GraphImporter &importer, const OnnxNode &node) {
   if (node.inputs.size() != 1)
     return importer.emitError(node) << "needs 1 input";
   FailureOr<GraphValue> x = importer.get(node, node.inputs[0]);
@@ -336,22 +574,30 @@ LogicalResult importGlobalAveragePool(GraphImporter &importer,
   }
   SmallVector<int64_t> kept{type.getDimSize(0), type.getDimSize(1)};
   Value init = importer.emptyTensor(loc, kept, element, x->value);
-  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0));
-  Value acc = linalg::FillOp::create(b, loc, zero, init).getResult(0);
-  auto sum = linalg::ReduceOp::create(
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(element).getFloatSemantics();
+  Value start = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(element, IsMax ? APFloat::getInf(semantics, true)
+                                    : APFloat::getZero(semantics)));
+  Value acc = linalg::FillOp::create(b, loc, start, init).getResult(0);
+  auto reduced = linalg::ReduceOp::create(
       b, loc, ValueRange{x->value}, ValueRange{acc}, dims,
       [](OpBuilder &nb, Location nl, ValueRange args) {
-        linalg::YieldOp::create(
-            nb, nl,
-            ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
+        Value next =
+            IsMax ? Value(arith::MaximumFOp::create(nb, nl, args[0], args[1]))
+                  : Value(arith::AddFOp::create(nb, nl, args[0], args[1]));
+        linalg::YieldOp::create(nb, nl, ValueRange{next});
       });
-  FailureOr<Value> mean = importer.broadcastElementwise(
-      node, {sum.getResult(0)}, element,
-      [&](OpBuilder &nb, Location nl, ValueRange v) {
-        Value n = arith::ConstantOp::create(
-            nb, nl, nb.getFloatAttr(element, static_cast<double>(spatial)));
-        return Value(arith::DivFOp::create(nb, nl, v[0], n));
-      });
+  FailureOr<Value> mean = reduced.getResult(0);
+  if (!IsMax)
+    mean = importer.broadcastElementwise(
+        node, {reduced.getResult(0)}, element,
+        [&](OpBuilder &nb, Location nl, ValueRange v) {
+          Value n = arith::ConstantOp::create(
+              nb, nl, nb.getFloatAttr(element, static_cast<double>(spatial)));
+          return Value(arith::DivFOp::create(nb, nl, v[0], n));
+        });
   if (failed(mean))
     return failure();
   SmallVector<int64_t> shape = kept;
@@ -374,5 +620,6 @@ void mlir::quant_affine::onnx_import::addConvolutionNodeImporters(
   table["QLinearConv"] = importQLinearConv;
   table["MaxPool"] = importPool<true>;
   table["AveragePool"] = importPool<false>;
-  table["GlobalAveragePool"] = importGlobalAveragePool;
+  table["GlobalAveragePool"] = importGlobalPool<false>;
+  table["GlobalMaxPool"] = importGlobalPool<true>;
 }

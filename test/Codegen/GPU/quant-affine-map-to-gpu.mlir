@@ -96,6 +96,28 @@ func.func @untiled(%a: memref<f32>, %b: memref<f32>, %c: memref<64xf32>, %d: mem
 
 // -----
 
+// memref.copy left on the host (bufferized tensor.pad, tensor.concat,
+// insert_slice) may touch device memory: it becomes parallel loops too. A
+// copy to or from a stack buffer stays on the host, which alone reaches it.
+// CHECK-LABEL: func.func @host_copies
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: memref.load %{{.*}} : memref<4x3xf32>
+// CHECK: memref.store %{{.*}} : memref<4x3xf32, strided<[5, 1], offset: 6>>
+// CHECK: mapping = [#gpu.loop_dim_map<processor = thread_y, {{.*}}>, #gpu.loop_dim_map<processor = thread_x, {{.*}}>]
+// CHECK: memref.copy %[[STACK:.*]], %{{.*}} : memref<2xf32> to memref<2xf32>
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @host_copies(%a: memref<4x3xf32>, %b: memref<6x5xf32>, %c: memref<2xf32>) {
+  %view = memref.subview %b[1, 1] [4, 3] [1, 1] : memref<6x5xf32> to memref<4x3xf32, strided<[5, 1], offset: 6>>
+  memref.copy %a, %view : memref<4x3xf32> to memref<4x3xf32, strided<[5, 1], offset: 6>>
+  %stack = memref.alloca() : memref<2xf32>
+  memref.copy %stack, %c : memref<2xf32> to memref<2xf32>
+  return
+}
+
+// -----
+
 // A dynamic row count guards the rows only; the columns (2 vector tiles of 4
 // per row) are exact. The guard compares the thread's own index, scaled by
 // the step once: the guard of upstream's tileParallelLoop scaled it twice

@@ -15,6 +15,8 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -178,6 +180,28 @@ struct QuantAffineMapToGPUPass
   /// reduction to one element), which would run on the host on device
   /// memory, goes into a one-iteration scf.parallel.
   LogicalResult loopsForUntiledOps() {
+    // Copies that bufferization leaves on the host (of tensor.pad,
+    // tensor.concat, insert_slice) may read or write device memory: as
+    // linalg.copy they become parallel loops below, and kernels. (Stack
+    // buffers stay on the host, which alone can reach them.)
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      auto onStack = [](Value buffer) {
+        Value root =
+            memref::skipViewLikeOps(cast<TypedValue<MemRefType>>(buffer));
+        return root.getDefiningOp<memref::AllocaOp>() != nullptr;
+      };
+      if (!copy->getParentOfType<scf::ParallelOp>() &&
+          !copy->getParentOfType<gpu::LaunchOp>() &&
+          !onStack(copy.getSource()) && !onStack(copy.getTarget()))
+        copies.push_back(copy);
+    });
+    IRRewriter copyRewriter(&getContext());
+    for (memref::CopyOp copy : copies) {
+      copyRewriter.setInsertionPoint(copy);
+      copyRewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                      copy.getTarget());
+    }
     SmallVector<linalg::LinalgOp> untiled;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureBufferSemantics() &&
