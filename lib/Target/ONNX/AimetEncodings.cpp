@@ -354,8 +354,7 @@ bool readVersion1Entry(const json::Value &value, std::string origin,
     if (*compressed < 2 || *compressed > *bitwidth)
       return named.fail("'compressed_bw' must be in [2, bw]");
     std::vector<int64_t> intShape;
-    if (!named.numbers("per_block_int_scale", encoding.lpbqIntScales,
-                       intShape))
+    if (!named.numbers("per_block_int_scale", encoding.lpbqIntScales, intShape))
       return false;
     if (encoding.lpbqIntScales.empty() ||
         encoding.lpbqIntScales.size() % encoding.scales.size() != 0)
@@ -459,8 +458,8 @@ bool readVersion2Entry(const json::Value &value, std::string origin,
         if (channelShape[d] != 1)
           index += coordinate * channelStrides[d];
       }
-      float product = static_cast<float>(perChannel[index]) *
-                      static_cast<float>(ints[i]);
+      float product =
+          static_cast<float>(perChannel[index]) * static_cast<float>(ints[i]);
       encoding.scales.push_back(product);
     }
     encoding.offsets.assign(encoding.scales.size(), 0.0);
@@ -483,9 +482,9 @@ bool readVersion2Entry(const json::Value &value, std::string origin,
         return named.fail("'y_zero_point' must hold integers");
       if (zeroPoint < static_cast<double>(grid->qmin) ||
           zeroPoint > static_cast<double>(grid->qmax))
-        return named.fail(llvm::formatv(
-            "y_zero_point {0} is not an integer of {1}",
-            static_cast<int64_t>(zeroPoint), *dtype));
+        return named.fail(
+            llvm::formatv("y_zero_point {0} is not an integer of {1}",
+                          static_cast<int64_t>(zeroPoint), *dtype));
       encoding.offsets.push_back(zeroPoint == 0 ? 0.0 : -zeroPoint);
     }
   } else {
@@ -544,15 +543,16 @@ mlir::quant_affine::onnx_import::parseAimetEncodings(llvm::StringRef text,
     }
     for (auto [index, entry] : llvm::enumerate(*entries))
       if (!readVersion2Entry(
-              entry, llvm::formatv("format {0}, encodings[{1}]", version, index),
-              file, error))
+              entry,
+              llvm::formatv("format {0}, encodings[{1}]", version, index), file,
+              error))
         return std::nullopt;
     return file;
   }
   bool legacy = version == "0.6.1" || version == "0.5.0" || version == "0.4.0";
   if (!legacy && version != "1.0.0") {
-    error = "version '" + file.version +
-            "' is not supported (0.6.1, 1.0.0 or 2.x)";
+    error =
+        "version '" + file.version + "' is not supported (0.6.1, 1.0.0 or 2.x)";
     return std::nullopt;
   }
   for (llvm::StringRef section : {"activation_encodings", "param_encodings"}) {
@@ -584,7 +584,8 @@ mlir::quant_affine::onnx_import::parseAimetEncodings(llvm::StringRef text,
     }
     for (auto [index, entry] : llvm::enumerate(*entries))
       if (!readVersion1Entry(
-              entry, llvm::formatv("format {0}, {1}[{2}]", version, section, index),
+              entry,
+              llvm::formatv("format {0}, {1}[{2}]", version, section, index),
               file, error))
         return std::nullopt;
   }

@@ -32,9 +32,9 @@ namespace {
 /// them from its consumer (_get_quantization_axes): Conv (0, 1),
 /// ConvTranspose (1, 0), Gemm (0, 1) with transB else (1, 0), MatMul
 /// (-1, -2). Nothing for other consumers.
-std::optional<std::pair<int64_t, int64_t>>
-consumerAxes(const OnnxGraph &graph, llvm::StringRef name,
-             std::string &consumer) {
+std::optional<std::pair<int64_t, int64_t>> consumerAxes(const OnnxGraph &graph,
+                                                        llvm::StringRef name,
+                                                        std::string &consumer) {
   for (const OnnxNode &node : graph.nodes) {
     auto input = llvm::find(node.inputs, name);
     if (input == node.inputs.end())
@@ -50,8 +50,8 @@ consumerAxes(const OnnxGraph &graph, llvm::StringRef name,
       return std::make_pair(int64_t{-1}, int64_t{-2});
     if (node.opType == "Gemm") {
       const OnnxAttribute *transB = node.attribute("transB");
-      bool transposed = transB && transB->kind == OnnxAttribute::Kind::Int &&
-                        transB->i != 0;
+      bool transposed =
+          transB && transB->kind == OnnxAttribute::Kind::Int && transB->i != 0;
       return transposed ? std::make_pair(int64_t{0}, int64_t{1})
                         : std::make_pair(int64_t{1}, int64_t{0});
     }
@@ -88,9 +88,7 @@ LogicalResult mlir::quant_affine::onnx_import::checkAimetEncodingNames(
 FailureOr<Value> mlir::quant_affine::onnx_import::applyAimetEncoding(
     GraphImporter &importer, const AimetEncoding &encoding, Value value,
     Location loc) {
-  auto fail = [&]() {
-    return emitError(loc) << encoding.origin << ": ";
-  };
+  auto fail = [&]() { return emitError(loc) << encoding.origin << ": "; };
   OpBuilder &b = importer.builder();
   auto type = cast<RankedTensorType>(value.getType());
   if (!isa<FloatType>(type.getElementType()))
@@ -122,8 +120,7 @@ FailureOr<Value> mlir::quant_affine::onnx_import::applyAimetEncoding(
     bool perChannel = encoding.layout == AimetEncoding::Layout::PerChannel;
     if (!encoding.scaleShape.empty()) {
       // 2.x per block: the file gives the scale's full shape.
-      scaleShape.assign(encoding.scaleShape.begin(),
-                        encoding.scaleShape.end());
+      scaleShape.assign(encoding.scaleShape.begin(), encoding.scaleShape.end());
       if (static_cast<int64_t>(scaleShape.size()) != rank)
         return fail() << "a scale of rank " << scaleShape.size()
                       << " does not fit tensor '" << encoding.name
@@ -141,8 +138,8 @@ FailureOr<Value> mlir::quant_affine::onnx_import::applyAimetEncoding(
       if (!axis || (!perChannel && !blockAxis))
         return fail() << "no axis for the "
                       << (perChannel ? "per-channel" : "per-block")
-                      << " encoding of '" << encoding.name << "' ("
-                      << type << ", consumed by " << consumer
+                      << " encoding of '" << encoding.name << "' (" << type
+                      << ", consumed by " << consumer
                       << "): the file does not store it, and AIMET picks "
                          "it only for weights of Conv, ConvTranspose, "
                          "Gemm and MatMul";
@@ -169,19 +166,18 @@ FailureOr<Value> mlir::quant_affine::onnx_import::applyAimetEncoding(
   for (auto [d, size] : llvm::enumerate(scaleShape)) {
     scaleCount *= size;
     if (ShapedType::isDynamic(dims[d]) || size <= 0 || dims[d] % size != 0)
-      return fail() << "a scale of shape [" << llvm::make_range(
-                                                   scaleShape.begin(),
-                                                   scaleShape.end())
+      return fail() << "a scale of shape ["
+                    << llvm::make_range(scaleShape.begin(), scaleShape.end())
                     << "] does not tile tensor '" << encoding.name
                     << "' of type " << type;
     blockSize.push_back(dims[d] / size);
   }
   bool lpbq = !encoding.lpbqIntScales.empty();
-  size_t expected = lpbq ? encoding.lpbqIntScales.size() : encoding.scales.size();
+  size_t expected =
+      lpbq ? encoding.lpbqIntScales.size() : encoding.scales.size();
   if (static_cast<int64_t>(expected) != scaleCount)
-    return fail() << expected << " scales do not fit tensor '"
-                  << encoding.name << "' of type " << type << " (it needs "
-                  << scaleCount << ")";
+    return fail() << expected << " scales do not fit tensor '" << encoding.name
+                  << "' of type " << type << " (it needs " << scaleCount << ")";
 
   // Scales and offsets in f32, as AIMET's quantizers hold them; an LPBQ
   // block's scale is the f32 product of its channel's scale and its
