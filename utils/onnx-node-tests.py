@@ -72,8 +72,14 @@ def run_test(args, test_dir):
             return "FAIL", first
         compiled = run([args.opt, pipeline], imported.stdout)
         if compiled.returncode != 0:
-            return "FAIL", "compile: " + compiled.stderr.decode(
+            first = compiled.stderr.decode(
                 errors="replace").strip().splitlines()[0]
+            # The GPU pipeline's refusal of host code reading an argument
+            # (a shape or axes computed from a graph input): a diagnosed
+            # limit of that pipeline, not a wrong result.
+            if "accesses buffer arguments in kernels only" in first:
+                return "UNSUPPORTED", "GPU pipeline: " + first
+            return "FAIL", "compile: " + first
         ran = run([args.runner, "-e", "main", "-entry-point-result=void",
                    "-shared-libs=%s/libmlir_runner_utils.so" % args.libdir,
                    "-shared-libs=%s/libmlir_c_runner_utils.so" % args.libdir],

@@ -95,10 +95,13 @@ constexpr int64_t kShortReduction = 256;
 
 /// Whether `op` qualifies: static shapes, no linalg.index, exact combiners,
 /// and a last loop that is a reduction of a multiple of `lanes` that every
-/// input reads as its last dim (and no result reads at all).
+/// input reads as its last dim (and no result reads at all). An op with an
+/// empty loop (a zero-size dim) has nothing to split: its loops run zero
+/// times.
 bool isSplittable(linalg::GenericOp op, int64_t lanes) {
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
-      op.hasIndexSemantics() || exactCombiners(op).empty())
+      op.hasIndexSemantics() || exactCombiners(op).empty() ||
+      llvm::is_contained(op.getStaticLoopRanges(), 0))
     return false;
   for (Type type : op->getOperandTypes()) {
     auto tensor = dyn_cast<RankedTensorType>(type);

@@ -12,6 +12,7 @@
 #include "QuantAffine/Target/ONNX/Import.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -599,8 +600,8 @@ FailureOr<RankedTensorType> tensorTypeOf(const OnnxValueInfo &info,
 OwningOpRef<ModuleOp> mlir::quant_affine::onnx_import::importOnnxModel(
     const OnnxModel &model, llvm::StringRef sourceName, MLIRContext *ctx,
     const ImportOptions &options) {
-  ctx->loadDialect<arith::ArithDialect, func::FuncDialect,
-                   linalg::LinalgDialect, math::MathDialect,
+  ctx->loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                   func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
                    tensor::TensorDialect, QuantAffineDialect>();
   Location fileLoc = FileLineColLoc::get(ctx, sourceName, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);

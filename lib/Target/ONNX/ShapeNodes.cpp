@@ -7,10 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphImporter.h"
+#include "RuntimeShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::quant_affine::onnx_import;
@@ -37,16 +39,27 @@ LogicalResult importReshape(GraphImporter &importer, const OnnxNode &node) {
   FailureOr<GraphValue> shapeInput = importer.get(node, node.inputs[1]);
   if (failed(data) || failed(shapeInput))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape =
-      importer.constantInts(node, shapeInput->value,
-                            "a shape that is not a constant is not supported");
+  bool allowZero = importer.intAttr(node, "allowzero", 0);
+  auto type = cast<RankedTensorType>(data->value.getType());
+  auto shapeType = cast<RankedTensorType>(shapeInput->value.getType());
+  if (!matchPattern(shapeInput->value, m_Constant()) ||
+      !type.hasStaticShape()) {
+    // A shape computed by the graph (or an input of unknown size): the
+    // sizes are worked out, and checked, when the model runs.
+    if (shapeType.getRank() != 1 || shapeType.isDynamicDim(0) ||
+        !shapeType.getElementType().isInteger(64))
+      return importer.emitError(node)
+             << "needs a 1-D int64 shape of static length, got " << shapeType;
+    Value result =
+        reshapeAtRuntime(importer.builder(), importer.locationOf(node),
+                         data->value, shapeInput->value, allowZero, "Reshape");
+    importer.set(node.outputs[0], GraphValue{result, data->type});
+    return success();
+  }
+  FailureOr<SmallVector<int64_t>> shape = importer.constantInts(
+      node, shapeInput->value, "needs a constant integer shape");
   if (failed(shape))
     return failure();
-  auto type = cast<RankedTensorType>(data->value.getType());
-  if (!type.hasStaticShape())
-    return importer.emitError(node)
-           << "needs a static input shape, got " << type;
-  bool allowZero = importer.intAttr(node, "allowzero", 0);
   int64_t known = 1, inferred = -1;
   for (auto [i, size] : llvm::enumerate(*shape)) {
     if (size == 0 && !allowZero) {
@@ -244,22 +257,37 @@ LogicalResult importSqueezeLike(GraphImporter &importer, const OnnxNode &node) {
   if (failed(data))
     return failure();
   auto type = cast<RankedTensorType>(data->value.getType());
-  if (!type.hasStaticShape())
-    return importer.emitError(node) << "dynamic shapes are not supported";
   SmallVector<int64_t> axes;
   if (std::optional<std::string> axesName = importer.optionalInput(node, 1)) {
     FailureOr<GraphValue> axesValue = importer.get(node, *axesName);
     if (failed(axesValue))
       return failure();
-    FailureOr<SmallVector<int64_t>> constant =
-        importer.constantInts(node, axesValue->value,
-                              "axes that are not a constant are not supported");
+    auto axesType = cast<RankedTensorType>(axesValue->value.getType());
+    if (!matchPattern(axesValue->value, m_Constant()) ||
+        !type.hasStaticShape()) {
+      // Axes computed by the graph: the result's sizes are worked out, and
+      // checked, when the model runs.
+      if (axesType.getRank() != 1 || axesType.isDynamicDim(0) ||
+          !axesType.getElementType().isInteger(64))
+        return importer.emitError(node)
+               << "needs 1-D int64 axes of static length, got " << axesType;
+      Value result = squeezeAtRuntime(
+          importer.builder(), importer.locationOf(node), data->value,
+          axesValue->value, Insert, Insert ? "Unsqueeze" : "Squeeze");
+      importer.set(node.outputs[0], GraphValue{result, data->type});
+      return success();
+    }
+    FailureOr<SmallVector<int64_t>> constant = importer.constantInts(
+        node, axesValue->value, "needs constant integer axes");
     if (failed(constant))
       return failure();
     axes = *constant;
   } else if (auto attr = importer.intsAttr(node, "axes")) {
     axes.assign(attr->begin(), attr->end());
   }
+  if (!type.hasStaticShape())
+    return importer.emitError(node)
+           << "an input of dynamic shape needs its axes as an input";
   int64_t rank =
       type.getRank() + (Insert ? static_cast<int64_t>(axes.size()) : 0);
   for (int64_t &axis : axes) {

@@ -206,3 +206,23 @@ func.func @blocks_with_steps(%x: tensor<4x2x32xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A zero-size reduction has nothing to split (its loops run zero times): it
+// stays as it is, to be lowered to loops. (It used to crash the tiler.)
+// CHECK-LABEL: func.func @empty_reduction(
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<3x0xi32>)
+func.func @empty_reduction(%x: tensor<3x0xi32>) -> tensor<i32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<i32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<i32>) -> tensor<i32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<3x0xi32>) outs(%init : tensor<i32>) {
+  ^bb0(%in: i32, %acc: i32):
+    %s = arith.addi %in, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<i32>
+  return %r : tensor<i32>
+}
