@@ -328,6 +328,180 @@ LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
   return success();
 }
 
+/// ConvTranspose (float, 1-D to 3-D, groups): the gradient of a
+/// convolution. The input is spread out by the strides (zeros between its
+/// elements) and padded by what the window reaches past it, then correlated
+/// with the flipped kernel in one linalg.generic over (n, g, f, o..., c,
+/// r...), like the grouped convolution above.
+LogicalResult importConvTranspose(GraphImporter &importer,
+                                  const OnnxNode &node) {
+  if (node.inputs.size() < 2)
+    return importer.emitError(node) << "needs 2 or 3 inputs";
+  FailureOr<GraphValue> x = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> weight = importer.get(node, node.inputs[1]);
+  if (failed(x) || failed(weight))
+    return failure();
+  auto xType = cast<RankedTensorType>(x->value.getType());
+  auto wType = cast<RankedTensorType>(weight->value.getType());
+  if (!isa<FloatType>(xType.getElementType()))
+    return importer.emitError(node)
+           << "input type " << onnxTypeName(x->type) << " is not supported";
+  int64_t k = xType.getRank() - 2;
+  if (k < 1 || k > 3 || !xType.hasStaticShape() || !wType.hasStaticShape() ||
+      wType.getRank() != xType.getRank())
+    return importer.emitError(node)
+           << "needs static 1-D to 3-D input and weight, got " << xType
+           << " and " << wType;
+  int64_t groups = importer.intAttr(node, "group", 1);
+  int64_t channels = wType.getDimSize(0), perGroup = wType.getDimSize(1);
+  if (groups < 1 || channels != xType.getDimSize(1) || channels % groups)
+    return importer.emitError(node)
+           << "group = " << groups << " does not fit input " << xType
+           << " and weight " << wType;
+  auto ints = [&](llvm::StringRef name, int64_t fallback, int64_t count) {
+    if (auto attr = importer.intsAttr(node, name))
+      return SmallVector<int64_t>(attr->begin(), attr->end());
+    return SmallVector<int64_t>(count, fallback);
+  };
+  SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
+  SmallVector<int64_t> strides = ints("strides", 1, k),
+                       dilations = ints("dilations", 1, k),
+                       outputPadding = ints("output_padding", 0, k),
+                       pads = ints("pads", 0, 2 * k);
+  std::optional<std::vector<int64_t>> outputShape =
+      importer.intsAttr(node, "output_shape");
+  const OnnxAttribute *autoPad = node.attribute("auto_pad");
+  std::string autoPadMode = autoPad ? autoPad->s : "NOTSET";
+  if (static_cast<int64_t>(strides.size()) != k ||
+      static_cast<int64_t>(dilations.size()) != k ||
+      static_cast<int64_t>(outputPadding.size()) != k ||
+      static_cast<int64_t>(pads.size()) != 2 * k ||
+      (outputShape && static_cast<int64_t>(outputShape->size()) != k))
+    return importer.emitError(node)
+           << "strides, dilations, output_padding, output_shape and pads "
+              "must have "
+           << k << " spatial dims (pads twice that)";
+  SmallVector<int64_t> extents;
+  for (int64_t d = 0; d < k; ++d)
+    extents.push_back((kernel[d] - 1) * dilations[d] + 1);
+  // output_shape, or SAME padding, fixes the total padding: split evenly,
+  // the odd one at the end (SAME_UPPER, and output_shape alone) or at the
+  // start (SAME_LOWER), as ONNX defines.
+  if (outputShape || autoPadMode == "SAME_UPPER" ||
+      autoPadMode == "SAME_LOWER") {
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t in = xType.getDimSize(2 + d);
+      int64_t out = outputShape ? (*outputShape)[d] : in * strides[d];
+      int64_t total =
+          strides[d] * (in - 1) + outputPadding[d] + extents[d] - out;
+      int64_t half = total / 2;
+      bool lower = autoPadMode == "SAME_LOWER";
+      pads[d] = lower ? total - half : half;
+      pads[k + d] = lower ? half : total - half;
+    }
+  } else if (autoPadMode == "VALID") {
+    pads.assign(2 * k, 0);
+  }
+  OpBuilder &b = importer.builder();
+  Location loc = importer.locationOf(node);
+  MLIRContext *ctx = b.getContext();
+  Type element = xType.getElementType();
+  // The spread and padded input: x at low + i * stride in zeros.
+  SmallVector<int64_t> padded{xType.getDimSize(0), channels};
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0)),
+      sizes{b.getIndexAttr(xType.getDimSize(0)), b.getIndexAttr(channels)},
+      steps(2, b.getIndexAttr(1));
+  for (int64_t d = 0; d < k; ++d) {
+    int64_t low = extents[d] - 1 - pads[d];
+    int64_t high = extents[d] - 1 - pads[k + d] + outputPadding[d];
+    if (low < 0 || high < 0 || strides[d] < 1)
+      return importer.emitError(node)
+             << "pads larger than the dilated kernel are not supported";
+    int64_t in = xType.getDimSize(2 + d);
+    padded.push_back(low + (in - 1) * strides[d] + 1 + high);
+    offsets.push_back(b.getIndexAttr(low));
+    sizes.push_back(b.getIndexAttr(in));
+    steps.push_back(b.getIndexAttr(strides[d]));
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+  Value zeros =
+      linalg::FillOp::create(
+          b, loc, zero,
+          ValueRange{tensor::EmptyOp::create(b, loc, padded, element)})
+          .getResult(0);
+  Value spread = tensor::InsertSliceOp::create(b, loc, x->value, zeros, offsets,
+                                               sizes, steps);
+  // (N, G, C/G, P...) and the weight (G, C/G, F/G, K...).
+  int64_t inPerGroup = channels / groups;
+  SmallVector<ReassociationIndices> inputGroups{{0}, {1, 2}},
+      weightGroups{{0, 1}, {2}};
+  for (int64_t d = 0; d < k; ++d) {
+    inputGroups.push_back({3 + d});
+    weightGroups.push_back({3 + d});
+  }
+  SmallVector<int64_t> xDims{padded[0], groups, inPerGroup};
+  llvm::append_range(xDims, ArrayRef(padded).drop_front(2));
+  SmallVector<int64_t> wDims{groups, inPerGroup, perGroup};
+  llvm::append_range(wDims, kernel);
+  Value xs = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(xDims, element), spread, inputGroups);
+  Value ws = tensor::ExpandShapeOp::create(b, loc, wType.clone(wDims),
+                                           weight->value, weightGroups);
+  SmallVector<int64_t> outDims{padded[0], groups, perGroup};
+  for (int64_t d = 0; d < k; ++d)
+    outDims.push_back(padded[2 + d] - extents[d] + 1);
+  Value acc = linalg::FillOp::create(
+                  b, loc, zero,
+                  ValueRange{tensor::EmptyOp::create(b, loc, outDims, element)})
+                  .getResult(0);
+  // Dims: n, g, f, o1..ok, c, r1..rk; the kernel read flipped.
+  unsigned count = 4 + 2 * k;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xIndex{dim(0), dim(1), dim(3 + k)},
+      wIndex{dim(1), dim(3 + k), dim(2)}, outIndex{dim(0), dim(1), dim(2)};
+  for (int64_t d = 0; d < k; ++d) {
+    xIndex.push_back(dim(3 + d) + dim(4 + k + d) * dilations[d]);
+    wIndex.push_back(kernel[d] - 1 - dim(4 + k + d));
+    outIndex.push_back(dim(3 + d));
+  }
+  // The flipped kernel index alone cannot size the kernel loops: an
+  // unread window operand (as pooling uses) gives them their extents.
+  SmallVector<AffineExpr> windowIndex;
+  for (int64_t d = 0; d < k; ++d)
+    windowIndex.push_back(dim(4 + k + d));
+  Value window = tensor::EmptyOp::create(b, loc, kernel, element);
+  SmallVector<AffineMap> maps{AffineMap::get(count, 0, xIndex, ctx),
+                              AffineMap::get(count, 0, wIndex, ctx),
+                              AffineMap::get(count, 0, windowIndex, ctx),
+                              AffineMap::get(count, 0, outIndex, ctx)};
+  SmallVector<utils::IteratorType> iterators(3 + k,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + k, utils::IteratorType::reduction);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{acc.getType()}, ValueRange{xs, ws, window},
+          ValueRange{acc}, maps, iterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+            linalg::YieldOp::create(
+                nb, nl,
+                ValueRange{arith::AddFOp::create(nb, nl, args[3], product)});
+          })
+          .getResult(0);
+  FailureOr<Value> y =
+      tensor::CollapseShapeOp::create(b, loc, result, inputGroups).getResult();
+  if (std::optional<std::string> biasName = importer.optionalInput(node, 2)) {
+    FailureOr<GraphValue> bias = importer.get(node, *biasName);
+    if (failed(bias))
+      return failure();
+    y = addChannelBias(importer, node, *y, bias->value);
+    if (failed(y))
+      return failure();
+  }
+  importer.set(node.outputs[0], GraphValue{*y, x->type});
+  return success();
+}
+
 /// ConvInteger: the int32 convolution of x - x_zero_point (padded with 0,
 /// that is with the zero point) by w - w_zero_point (one per output channel
 /// or one for all).
@@ -617,6 +791,7 @@ void mlir::quant_affine::onnx_import::addConvolutionNodeImporters(
     NodeImporterTable &table) {
   table["Conv"] = importConv;
   table["ConvInteger"] = importConvInteger;
+  table["ConvTranspose"] = importConvTranspose;
   table["QLinearConv"] = importQLinearConv;
   table["MaxPool"] = importPool<true>;
   table["AveragePool"] = importPool<false>;

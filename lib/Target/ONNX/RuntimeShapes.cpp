@@ -62,8 +62,7 @@ struct I64 {
   }
 };
 
-Value reshapeBy(OpBuilder &b, Location loc, Value data,
-                ArrayRef<Value> sizes) {
+Value reshapeBy(OpBuilder &b, Location loc, Value data, ArrayRef<Value> sizes) {
   Value shape = tensor::FromElementsOp::create(
       b, loc,
       RankedTensorType::get({static_cast<int64_t>(sizes.size())},
@@ -76,9 +75,11 @@ Value reshapeBy(OpBuilder &b, Location loc, Value data,
 
 } // namespace
 
-Value mlir::quant_affine::onnx_import::reshapeAtRuntime(
-    OpBuilder &b, Location loc, Value data, Value shape, bool allowZero,
-    llvm::StringRef what) {
+Value mlir::quant_affine::onnx_import::reshapeAtRuntime(OpBuilder &b,
+                                                        Location loc,
+                                                        Value data, Value shape,
+                                                        bool allowZero,
+                                                        llvm::StringRef what) {
   I64 m{b, loc};
   auto type = cast<RankedTensorType>(data.getType());
   int64_t count = cast<RankedTensorType>(shape.getType()).getDimSize(0);
@@ -113,9 +114,11 @@ Value mlir::quant_affine::onnx_import::reshapeAtRuntime(
   return reshapeBy(b, loc, data, sizes);
 }
 
-Value mlir::quant_affine::onnx_import::squeezeAtRuntime(
-    OpBuilder &b, Location loc, Value data, Value axes, bool insert,
-    llvm::StringRef what) {
+Value mlir::quant_affine::onnx_import::squeezeAtRuntime(OpBuilder &b,
+                                                        Location loc,
+                                                        Value data, Value axes,
+                                                        bool insert,
+                                                        llvm::StringRef what) {
   I64 m{b, loc};
   auto type = cast<RankedTensorType>(data.getType());
   int64_t rank = type.getRank();
@@ -158,11 +161,9 @@ Value mlir::quant_affine::onnx_import::squeezeAtRuntime(
     Value kept = zero;
     for (int64_t d = 0; d < rank; ++d) {
       Value isAxis = listed(d), size = m.dim(data, d);
-      valid = m.both(valid, m.either(m.negate(isAxis),
-                                     m.eq(size, one)));
+      valid = m.both(valid, m.either(m.negate(isAxis), m.eq(size, one)));
       for (int64_t j = 0; j < resultRank; ++j)
-        sizes[j] = m.select(m.both(m.negate(isAxis),
-                                   m.eq(kept, m.constant(j))),
+        sizes[j] = m.select(m.both(m.negate(isAxis), m.eq(kept, m.constant(j))),
                             size, sizes[j]);
       kept = m.add(kept, m.count(m.negate(isAxis)));
     }

@@ -7,6 +7,8 @@ small integers, so every sum is exact and the comparison is bit for bit:
 - test_conv_1d_group2: Conv, 1-D, group 2, pads, stride 2, bias;
 - test_conv_2d_group2_dilated: Conv, 2-D, group 2, dilations 2, pads;
 - test_conv_3d_depthwise: Conv, 3-D, group = channels, stride 2;
+- test_convtranspose_2d_group2: ConvTranspose, group 2, strides, dilations,
+  pads, output_padding, bias;
 - test_convinteger_2d_group3: ConvInteger (uint8 input, int8 weight, zero
   points), group 3.
 
@@ -43,6 +45,30 @@ def conv(x, w, group, strides, dilations, pads):
             patch = x[(slice(None), channels) + window]
             y[(slice(None), o) + position] = np.sum(
                 patch * w[o], axis=tuple(range(1, 2 + k)))
+    return y
+
+
+def conv_transpose(x, w, group, strides, dilations, pads, output_padding):
+    """ONNX ConvTranspose on (N, C, D...) in float64, as the scatter its
+    definition is: x[n, c, i] * w[c, f, r] adds to y[n, g F + f, i s + r d -
+    pad_begin]."""
+    k = x.ndim - 2
+    n, c = x.shape[:2]
+    per_group_in, per_group_out = c // group, w.shape[1]
+    out_sizes = [strides[d] * (x.shape[2 + d] - 1) + output_padding[d] +
+                 (w.shape[2 + d] - 1) * dilations[d] + 1 - pads[d] -
+                 pads[k + d] for d in range(k)]
+    y = np.zeros((n, group * per_group_out) + tuple(out_sizes))
+    for ci in range(c):
+        g = ci // per_group_in
+        for i in itertools.product(*[range(s) for s in x.shape[2:]]):
+            for r in itertools.product(*[range(s) for s in w.shape[2:]]):
+                o = tuple(i[d] * strides[d] + r[d] * dilations[d] - pads[d]
+                          for d in range(k))
+                if all(0 <= o[d] < out_sizes[d] for d in range(k)):
+                    for f in range(per_group_out):
+                        y[(slice(None), g * per_group_out + f) + o] += (
+                            x[(slice(None), ci) + i] * w[(ci, f) + r])
     return y
 
 
@@ -96,6 +122,16 @@ def main(out):
          helper.make_node("Conv", ["x", "w"], ["y"], group=3,
                           strides=[2, 2, 2], pads=[1, 1, 1, 1, 1, 1]),
          [("x", x, F), ("w", w, F)], [("y", y, F)])
+
+    x, w, b = ints((1, 4, 3, 4)), ints((4, 3, 3, 2)), ints((6,))
+    y = conv_transpose(x.astype(np.float64), w.astype(np.float64), 2,
+                       [2, 1], [1, 2], [1, 0, 0, 1], [1, 0])
+    y = (y + b.reshape(6, 1, 1)).astype(np.float32)
+    save(out, "test_convtranspose_2d_group2",
+         helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], group=2,
+                          strides=[2, 1], dilations=[1, 2],
+                          pads=[1, 0, 0, 1], output_padding=[1, 0]),
+         [("x", x, F), ("w", w, F), ("b", b, F)], [("y", y, F)])
 
     x = rng.integers(0, 256, size=(1, 6, 5, 5)).astype(np.uint8)
     w = rng.integers(-128, 128, size=(3, 2, 3, 3)).astype(np.int8)
