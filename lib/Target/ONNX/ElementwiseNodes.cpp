@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Each operator is one linalg.generic (numpy broadcasting) whose body is the
-// arith or math op of the element type, plus Cast and Constant.
+// arith or math op of the element type, plus Cast, CastLike and Constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -287,6 +287,20 @@ LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
   return importCastTo(importer, node, inputs->front(), to);
 }
 
+/// CastLike: Cast to the element type of its second input, whose values are
+/// not read.
+LogicalResult importCastLike(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 2 || node.outputs.empty())
+    return importer.emitError(node) << "needs 2 inputs";
+  FailureOr<GraphValue> input = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> like = importer.get(node, node.inputs[1]);
+  if (failed(input) || failed(like))
+    return failure();
+  if (!isa<RankedTensorType>(input->value.getType()))
+    return importer.emitError(node) << "needs ranked tensors";
+  return importCastTo(importer, node, *input, like->type);
+}
+
 /// Constant: its `value` tensor, or a scalar/list attribute.
 LogicalResult importConstant(GraphImporter &importer, const OnnxNode &node) {
   Location loc = importer.locationOf(node);
@@ -360,5 +374,6 @@ void mlir::quant_affine::onnx_import::addElementwiseNodeImporters(
   table["Identity"] = importWith<1, false, identityBody>;
   table["Gelu"] = importGelu;
   table["Cast"] = importCast;
+  table["CastLike"] = importCastLike;
   table["Constant"] = importConstant;
 }
