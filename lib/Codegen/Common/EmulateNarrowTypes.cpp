@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Packs i1, i2 and i4 buffers 8 / N values a byte with upstream's narrow-type
-// emulation. What upstream leaves to its users is here:
+// emulation (f4E2M1FN like i4, by its bits: scalar accesses bitcast it to and
+// from i4). What upstream leaves to its users is here:
 //  - preparation: 1-D transfers on packed buffers become vector loads and
 //    stores, views fold into them (the emulation wants them on the root
 //    buffer), and float-to-packed conversions go through i32 so that
@@ -48,6 +49,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -490,13 +492,44 @@ std::pair<Value, Value> bytePosition(OpBuilder &b, Location loc,
   return {byte, arith::IndexCastOp::create(b, loc, b.getI8Type(), shift)};
 }
 
+/// The integer of `type`'s width that holds its bits (f4E2M1FN: i4), with
+/// `type`'s shape.
+Type bitsTypeOf(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isInteger())
+    return type;
+  auto bits =
+      IntegerType::get(type.getContext(), element.getIntOrFloatBitWidth());
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(bits);
+  return bits;
+}
+
+/// `value` as its bits: packed floats (f4E2M1FN) are bitcast, since the
+/// integer ops that pack and unpack take integers only.
+Value asBits(OpBuilder &b, Location loc, Value value) {
+  Type bits = bitsTypeOf(value.getType());
+  if (bits == value.getType())
+    return value;
+  return arith::BitcastOp::create(b, loc, bits, value);
+}
+
+/// The value of type `type` whose bits are the low bits of `wide`.
+Value fromLowBits(OpBuilder &b, Location loc, Value wide, Type type) {
+  Type bits = bitsTypeOf(type);
+  Value value = arith::TruncIOp::create(b, loc, bits, wide);
+  if (bits == type)
+    return value;
+  return arith::BitcastOp::create(b, loc, type, value);
+}
+
 Value loadElement(OpBuilder &b, Location loc, Value bytes, OpFoldResult linear,
                   Type elementType) {
   int64_t perByte = 8 / elementType.getIntOrFloatBitWidth();
   auto [index, shift] = bytePosition(b, loc, linear, perByte);
   Value byte = memref::LoadOp::create(b, loc, bytes, index);
   Value shifted = arith::ShRUIOp::create(b, loc, byte, shift);
-  return arith::TruncIOp::create(b, loc, elementType, shifted);
+  return fromLowBits(b, loc, shifted, elementType);
 }
 
 /// The index of the last element of a static packed buffer whose last byte
@@ -536,7 +569,8 @@ void storeElement(OpBuilder &b, Location loc, Value element, Value bytes,
     clear = arith::SelectOp::create(b, loc, isLast, clearFrom(0xFF), clear);
   }
   Value value = arith::ShLIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i8, element), shift);
+      b, loc, arith::ExtUIOp::create(b, loc, i8, asBits(b, loc, element)),
+      shift);
   memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::andi, clear, bytes,
                               ValueRange{index});
   memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori, value, bytes,
@@ -560,15 +594,14 @@ void storeLanes(OpBuilder &b, Location loc, Value value, Value bytes,
   // 5 lanes read as 0, test/Integration/AArch64).
   auto vectorType = cast<VectorType>(value.getType());
   Value widened = arith::ExtUIOp::create(
-      b, loc, vectorType.clone(b.getIntegerType(8)), value);
+      b, loc, vectorType.clone(b.getIntegerType(8)), asBits(b, loc, value));
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, from, to, one);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value lane = loop.getInductionVar();
   Value byte = vector::ExtractOp::create(b, loc, widened, OpFoldResult(lane));
-  Value element =
-      arith::TruncIOp::create(b, loc, vectorType.getElementType(), byte);
+  Value element = fromLowBits(b, loc, byte, vectorType.getElementType());
   storeElement(b, loc, element, bytes, plus(b, loc, linear, lane), last);
 }
 

@@ -7,11 +7,13 @@
 //===----------------------------------------------------------------------===//
 //
 // Each operator is one linalg.generic (numpy broadcasting) whose body is the
-// arith or math op of the element type, plus Cast and Constant.
+// arith or math op of the element type, plus Cast, CastLike and Constant.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GraphImporter.h"
+
+#include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -205,30 +207,51 @@ LogicalResult importGelu(GraphImporter &importer, const OnnxNode &node) {
   return success();
 }
 
-/// Cast: float widening/narrowing, integer to float and back (truncating
-/// toward zero, as C and numpy's astype), integer widths.
-LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
-  FailureOr<SmallVector<GraphValue>> inputs = readInputs(importer, node, 1);
-  if (failed(inputs))
-    return failure();
-  auto to = static_cast<OnnxType>(importer.intAttr(node, "to", 0));
-  OnnxType from = inputs->front().type;
+/// `input` cast to `to`: float widening/narrowing, integer to float and back
+/// (truncating toward zero, as C and numpy's astype), integer widths. To
+/// float8 with `saturate` (ONNX's default) and to float4e2m1 (always, as
+/// ml_dtypes casts) values past the largest finite one, infinities included,
+/// clamp to it; without, arith.truncf's overflow to inf or NaN is ONNX's.
+LogicalResult importCastTo(GraphImporter &importer, const OnnxNode &node,
+                           const GraphValue &input, OnnxType to) {
+  OnnxType from = input.type;
   Type target = elementTypeOf(to, importer.context());
   if (!target || to == OnnxType::Bool || from == OnnxType::Bool)
     return importer.emitError(node)
            << "cast from " << onnxTypeName(from) << " to " << onnxTypeName(to)
            << " is not supported";
-  Value input = inputs->front().value;
-  Type source = cast<RankedTensorType>(input.getType()).getElementType();
+  Type source = cast<RankedTensorType>(input.value.getType()).getElementType();
   bool fromFloat = isFloatType(from), toFloat = isFloatType(to);
+  bool toFloat4 = to == OnnxType::Float4E2M1;
+  // saturate is an opset 19 attribute; before it no cast reaches float8.
+  bool saturate = toFloat4 || importer.intAttr(node, "saturate", 1) != 0;
   FailureOr<Value> result = importer.broadcastElementwise(
-      node, {input}, target, [&](OpBuilder &b, Location loc, ValueRange x) {
+      node, {input.value}, target,
+      [&](OpBuilder &b, Location loc, ValueRange x) {
         Value v = x[0];
         if (fromFloat && toFloat) {
           if (source.getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth())
             return Value(arith::ExtFOp::create(b, loc, target, v));
           if (source == target)
             return v;
+          if (target.getIntOrFloatBitWidth() <= 8 && saturate) {
+            // maximumf and minimumf keep NaN (and -0).
+            double largest =
+                quant_affine::largestFinite(cast<FloatType>(target));
+            v = arith::MaximumFOp::create(
+                b, loc, v, floatConstant(b, loc, source, -largest));
+            v = arith::MinimumFOp::create(
+                b, loc, v, floatConstant(b, loc, source, largest));
+          }
+          if (toFloat4) {
+            // float4e2m1 has no NaN: ml_dtypes (ONNX's reference) gives -0.
+            Value isNaN =
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+            v = arith::SelectOp::create(b, loc, isNaN,
+                                        floatConstant(b, loc, source, -0.0), v);
+          }
+          // Rounded to nearest even by the pipeline's expansion of truncf to
+          // float8 and float4 (ExpandNarrowFloats).
           return Value(arith::TruncFOp::create(b, loc, target, v));
         }
         if (!fromFloat && toFloat)
@@ -253,6 +276,29 @@ LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
     return failure();
   importer.set(node.outputs[0], GraphValue{*result, to});
   return success();
+}
+
+/// Cast: to the type `to` names.
+LogicalResult importCast(GraphImporter &importer, const OnnxNode &node) {
+  FailureOr<SmallVector<GraphValue>> inputs = readInputs(importer, node, 1);
+  if (failed(inputs))
+    return failure();
+  auto to = static_cast<OnnxType>(importer.intAttr(node, "to", 0));
+  return importCastTo(importer, node, inputs->front(), to);
+}
+
+/// CastLike: Cast to the element type of its second input, whose values are
+/// not read.
+LogicalResult importCastLike(GraphImporter &importer, const OnnxNode &node) {
+  if (node.inputs.size() != 2 || node.outputs.empty())
+    return importer.emitError(node) << "needs 2 inputs";
+  FailureOr<GraphValue> input = importer.get(node, node.inputs[0]);
+  FailureOr<GraphValue> like = importer.get(node, node.inputs[1]);
+  if (failed(input) || failed(like))
+    return failure();
+  if (!isa<RankedTensorType>(input->value.getType()))
+    return importer.emitError(node) << "needs ranked tensors";
+  return importCastTo(importer, node, *input, like->type);
 }
 
 /// Constant: its `value` tensor, or a scalar/list attribute.
@@ -328,5 +374,6 @@ void mlir::quant_affine::onnx_import::addElementwiseNodeImporters(
   table["Identity"] = importWith<1, false, identityBody>;
   table["Gelu"] = importGelu;
   table["Cast"] = importCast;
+  table["CastLike"] = importCastLike;
   table["Constant"] = importConstant;
 }

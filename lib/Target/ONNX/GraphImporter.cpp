@@ -52,6 +52,9 @@ Type mlir::quant_affine::onnx_import::elementTypeOf(OnnxType type,
     return b.getType<Float4E2M1FNType>();
   case OnnxType::Bool:
     return b.getI1Type();
+  case OnnxType::Int2:
+  case OnnxType::UInt2:
+    return b.getIntegerType(2);
   case OnnxType::Int4:
   case OnnxType::UInt4:
     return b.getIntegerType(4);
@@ -73,9 +76,9 @@ Type mlir::quant_affine::onnx_import::elementTypeOf(OnnxType type,
 }
 
 bool mlir::quant_affine::onnx_import::isUnsignedInteger(OnnxType type) {
-  return type == OnnxType::UInt4 || type == OnnxType::UInt8 ||
-         type == OnnxType::UInt16 || type == OnnxType::UInt32 ||
-         type == OnnxType::UInt64;
+  return type == OnnxType::UInt2 || type == OnnxType::UInt4 ||
+         type == OnnxType::UInt8 || type == OnnxType::UInt16 ||
+         type == OnnxType::UInt32 || type == OnnxType::UInt64;
 }
 
 bool mlir::quant_affine::onnx_import::isFloatType(OnnxType type) {
@@ -99,6 +102,10 @@ std::optional<QuantRange>
 mlir::quant_affine::onnx_import::integerRange(OnnxType type) {
   unsigned width;
   switch (type) {
+  case OnnxType::Int2:
+  case OnnxType::UInt2:
+    width = 2;
+    break;
   case OnnxType::Int4:
   case OnnxType::UInt4:
     width = 4;
@@ -141,15 +148,16 @@ mlir::quant_affine::onnx_import::denseAttrOf(const OnnxTensor &tensor,
   Type element = type.getElementType();
   unsigned bits = element.getIntOrFloatBitWidth();
   int64_t count = type.getNumElements();
-  // Bits of element `i` of the little-endian storage (4-bit types packed
-  // two a byte, low nibble first).
+  // Bits of element `i` of the little-endian storage (4- and 2-bit types
+  // packed 8 / bits a byte, lowest bits first).
   auto bitsOf = [&](int64_t i) -> std::optional<APInt> {
-    if (bits == 4) {
-      size_t byte = static_cast<size_t>(i / 2);
+    if (bits == 4 || bits == 2) {
+      int64_t perByte = 8 / bits;
+      size_t byte = static_cast<size_t>(i / perByte);
       if (byte >= tensor.bytes.size())
         return std::nullopt;
       uint8_t packed = static_cast<uint8_t>(tensor.bytes[byte]);
-      return APInt(4, i % 2 ? packed >> 4 : packed & 0xF);
+      return APInt(bits, (packed >> (i % perByte * bits)) & ((1u << bits) - 1));
     }
     unsigned width = bits == 1 ? 8 : bits;
     size_t bytes = width / 8;
@@ -267,7 +275,9 @@ FailureOr<GraphValue> GraphImporter::constantOf(const OnnxTensor &tensor,
            << " bytes, too few for " << type;
   };
   unsigned bits = element.getIntOrFloatBitWidth();
-  bool blobLayout = bits % 8 == 0 || bits == 4;
+  // ONNX packs 4- and 2-bit values as the narrow-type emulation does (lowest
+  // bits first): their bytes are the blob as they are.
+  bool blobLayout = bits % 8 == 0 || bits == 4 || bits == 2;
   if (options.resourceBytes >= 0 && blobLayout &&
       static_cast<int64_t>(tensor.bytes.size()) > options.resourceBytes) {
     size_t size = static_cast<size_t>((type.getNumElements() * bits + 7) / 8);

@@ -64,6 +64,10 @@ std::string mlir::quant_affine::onnx_import::onnxTypeName(OnnxType type) {
     return "int4";
   case OnnxType::Float4E2M1:
     return "float4e2m1";
+  case OnnxType::UInt2:
+    return "uint2";
+  case OnnxType::Int2:
+    return "int2";
   default:
     return "type " + std::to_string(static_cast<int32_t>(type));
   }
@@ -71,8 +75,8 @@ std::string mlir::quant_affine::onnx_import::onnxTypeName(OnnxType type) {
 
 namespace {
 
-/// Bytes one element takes in OnnxTensor::bytes (0: packed 4-bit; -1: not a
-/// numeric type the importer holds).
+/// Bytes one element takes in OnnxTensor::bytes (0: packed 4- or 2-bit; -1: not
+/// a numeric type the importer holds).
 int storageBytes(OnnxType type) {
   switch (type) {
   case OnnxType::Bool:
@@ -99,6 +103,8 @@ int storageBytes(OnnxType type) {
   case OnnxType::UInt4:
   case OnnxType::Int4:
   case OnnxType::Float4E2M1:
+  case OnnxType::UInt2:
+  case OnnxType::Int2:
     return 0;
   default:
     return -1;

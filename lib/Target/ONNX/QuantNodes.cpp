@@ -56,9 +56,28 @@ Value layoutPerAxis(OpBuilder &b, Location loc, Value encoding, int64_t rank,
 /// What a QuantizeLinear or DequantizeLinear node reads.
 struct QuantNode {
   GraphValue x, scale;
+  /// Of the scale's shape.
   std::optional<GraphValue> zeroPoint;
   int64_t axis = 1, blockSize = 0;
+  /// One scale for all of x (a one-element scale without block_size).
+  bool perTensor = false;
 };
+
+/// A one-element static tensor `value` as `shape` (also one element).
+Value reshapeOneElement(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  SmallVector<ReassociationIndices> none;
+  if (type.getRank() > 0)
+    value = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({}, type.getElementType()), value, none);
+  if (!shape.empty())
+    value =
+        tensor::ExpandShapeOp::create(b, loc, type.clone(shape), value, none);
+  return value;
+}
 
 FailureOr<QuantNode> readQuantNode(GraphImporter &importer,
                                    const OnnxNode &node) {
@@ -84,11 +103,10 @@ FailureOr<QuantNode> readQuantNode(GraphImporter &importer,
   int64_t rank = xType.getRank();
   q.blockSize = importer.intAttr(node, "block_size", 0);
   // The axis matters (and must be valid) for per-axis and blocked scales.
-  bool perTensor = q.blockSize == 0 &&
-                   (scaleType.getRank() == 0 ||
-                    (scaleType.getRank() == 1 && scaleType.getDimSize(0) == 1));
+  q.perTensor = q.blockSize == 0 && scaleType.hasStaticShape() &&
+                scaleType.getNumElements() == 1;
   q.axis = importer.intAttr(node, "axis", 1);
-  if (!perTensor && (q.axis < -rank || q.axis >= rank))
+  if (!q.perTensor && (q.axis < -rank || q.axis >= rank))
     return importer.emitError(node)
            << "axis " << q.axis << " is out of range for rank " << rank;
   if (q.axis < 0)
@@ -104,6 +122,25 @@ FailureOr<QuantNode> readQuantNode(GraphImporter &importer,
     return importer.emitError(node)
            << "the scale must be a scalar or 1-D without block_size, got "
            << scaleType;
+  if (q.zeroPoint) {
+    // ONNX models pair a scalar scale with a shape-[1] zero point (and the
+    // reverse): one element is one value whatever its shape.
+    Value zeroPoint = q.zeroPoint->value;
+    auto zeroPointType = dyn_cast<RankedTensorType>(zeroPoint.getType());
+    if (!zeroPointType)
+      return importer.emitError(node) << "needs ranked tensors";
+    if (zeroPointType.getShape() != scaleType.getShape()) {
+      if (!zeroPointType.hasStaticShape() ||
+          zeroPointType.getNumElements() != 1 || !scaleType.hasStaticShape() ||
+          scaleType.getNumElements() != 1)
+        return importer.emitError(node)
+               << "the zero point " << zeroPointType
+               << " does not have the scale's shape " << scaleType;
+      q.zeroPoint->value =
+          reshapeOneElement(importer.builder(), importer.locationOf(node),
+                            zeroPoint, scaleType.getShape());
+    }
+  }
   return q;
 }
 
@@ -116,6 +153,16 @@ Value emitQuantizer(OpBuilder &b, Location loc, const QuantNode &q,
   Value x = q.x.value, scale = q.scale.value;
   auto xType = cast<RankedTensorType>(x.getType());
   int64_t rank = xType.getRank();
+  if (q.perTensor) {
+    // Rank 0 unless x has a rank for the scale's (all-ones) shape.
+    auto scaleType = cast<RankedTensorType>(scale.getType());
+    if (scaleType.getRank() > rank) {
+      scale = reshapeOneElement(b, loc, scale, {});
+      if (offset)
+        offset = reshapeOneElement(b, loc, offset, {});
+    }
+    return AffineOp::create(b, loc, resultType, x, scale, offset, range);
+  }
   if (q.blockSize == 0) {
     scale = layoutPerAxis(b, loc, scale, rank, q.axis);
     if (offset)

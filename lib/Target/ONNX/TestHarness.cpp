@@ -51,6 +51,14 @@ Value mismatchMask(OpBuilder &b, Location loc, Value actual, Value expected,
   if (!floatType)
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, actual,
                                  expected);
+  if (floatType.getWidth() <= 8) {
+    // float8 and float4 as their f32 values, which nothing is lost in (-0
+    // and NaN included): nothing lowers arith.cmpf or a bitcast on them.
+    auto wide = type.clone(b.getF32Type());
+    return mismatchMask(b, loc, arith::ExtFOp::create(b, loc, wide, actual),
+                        arith::ExtFOp::create(b, loc, wide, expected),
+                        tolerance);
+  }
   Value bothNaN = arith::AndIOp::create(
       b, loc,
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, actual, actual),

@@ -170,3 +170,66 @@ func.func @resource_constant() -> memref<2x3xi4> {
     }
   }
 #-}
+
+// f4E2M1FN is packed like i4, by its bits: the shifts and masks work on i4,
+// bitcast to and from the float type.
+// CHECK-LABEL: func.func @float4_scalar
+// CHECK-SAME: (%[[B:.*]]: memref<3xi8>, %[[I:.*]]: index, %[[X:.*]]: f4E2M1FN)
+// CHECK: %[[XBITS:.*]] = arith.bitcast %[[X]] : f4E2M1FN to i4
+// CHECK: %[[XBYTE:.*]] = arith.extui %[[XBITS]] : i4 to i8
+// CHECK: arith.shli %[[XBYTE]]
+// CHECK: memref.atomic_rmw andi
+// CHECK: memref.atomic_rmw ori
+// CHECK: %[[BYTE:.*]] = memref.load %[[B]]
+// CHECK: %[[SHIFTED:.*]] = arith.shrui %[[BYTE]]
+// CHECK: %[[YBITS:.*]] = arith.trunci %[[SHIFTED]] : i8 to i4
+// CHECK: %[[Y:.*]] = arith.bitcast %[[YBITS]] : i4 to f4E2M1FN
+// CHECK: return %[[Y]] : f4E2M1FN
+func.func @float4_scalar(%b: memref<5xf4E2M1FN>, %i: index, %x: f4E2M1FN) -> f4E2M1FN {
+  memref.store %x, %b[%i] : memref<5xf4E2M1FN>
+  %y = memref.load %b[%i] : memref<5xf4E2M1FN>
+  return %y : f4E2M1FN
+}
+
+// Vectors: whole bytes are bitcast as they are; the lanes of a partial
+// last byte, and any lane of an access not known to start a byte, go one by
+// one through their bits.
+// CHECK-LABEL: func.func @float4_vector
+// CHECK-SAME: (%[[M:.*]]: memref<64xi8>, %[[V:.*]]: vector<16xf4E2M1FN>, %{{.*}}: index)
+// CHECK: %[[L:.*]] = vector.load %[[M]][%{{.*}}] : memref<64xi8>, vector<8xi8>
+// CHECK: %[[LV:.*]] = vector.bitcast %[[L]] : vector<8xi8> to vector<16xf4E2M1FN>
+// CHECK: %[[SB:.*]] = vector.bitcast %[[V]] : vector<16xf4E2M1FN> to vector<8xi8>
+// CHECK: vector.store %[[SB]], %[[M]][%{{.*}}] : memref<64xi8>, vector<8xi8>
+// CHECK: %[[LANE:.*]] = vector.extract %[[V]][0] : f4E2M1FN from vector<16xf4E2M1FN>
+// CHECK: %[[LANEBITS:.*]] = arith.bitcast %[[LANE]] : f4E2M1FN to i4
+// CHECK: arith.extui %[[LANEBITS]] : i4 to i8
+// CHECK-COUNT-32: memref.atomic_rmw
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: return %[[LV]]
+func.func @float4_vector(%m: memref<4x32xf4E2M1FN>, %v: vector<16xf4E2M1FN>, %i: index) -> vector<16xf4E2M1FN> {
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %l = vector.load %m[%i, %c16] : memref<4x32xf4E2M1FN>, vector<16xf4E2M1FN>
+  vector.store %v, %m[%i, %c16] : memref<4x32xf4E2M1FN>, vector<16xf4E2M1FN>
+  vector.store %v, %m[%i, %c3] : memref<4x32xf4E2M1FN>, vector<16xf4E2M1FN>
+  return %l : vector<16xf4E2M1FN>
+}
+
+// A masked store's partial last byte: its lanes taken from the bytes of the
+// vector's bits (the extui of the i4 vector, which upstream unpacks by
+// interleaving).
+// CHECK-LABEL: func.func @float4_masked
+// CHECK: vector.maskedstore
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<16xf4E2M1FN> to vector<16xi4>
+// CHECK: %[[PACKED:.*]] = vector.bitcast %[[BITS]] : vector<16xi4> to vector<8xi8>
+// CHECK: %[[WIDE:.*]] = vector.interleave
+// CHECK: scf.for
+// CHECK: vector.extract %[[WIDE]]
+// CHECK: memref.atomic_rmw andi
+// CHECK: memref.atomic_rmw ori
+func.func @float4_masked(%v: vector<16xf4E2M1FN>, %out: memref<4x32xf4E2M1FN>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %m = vector.create_mask %n : vector<16xi1>
+  vector.maskedstore %out[%c0, %c0], %m, %v : memref<4x32xf4E2M1FN>, vector<16xi1>, vector<16xf4E2M1FN>
+  return
+}

@@ -9,7 +9,8 @@
 // What the importer reads from an ONNX file, copied out of the protobuf
 // messages: the rest of the importer never includes protobuf (OnnxModel.cpp
 // is the only file that does), and element types newer than Debian's ONNX
-// 1.12 enum (float8: 17-20, int4: 21-22, float4: 23) are plain numbers.
+// 1.12 enum (float8: 17-20, int4: 21-22, float4: 23, int2: 25-26) are plain
+// numbers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,8 @@ enum class OnnxType : int32_t {
   UInt4 = 21,
   Int4 = 22,
   Float4E2M1 = 23,
+  UInt2 = 25,
+  Int2 = 26,
 };
 
 /// The name ONNX gives `type` (`uint8`, `float8e4m3fn`, ...).
@@ -73,7 +76,8 @@ struct OnnxValueInfo {
 
 /// A tensor's values in row-major order as little-endian bytes of the
 /// element type's storage (1 byte for bool and 8-bit types, 2 for 16-bit
-/// floats, ...; int4, uint4 and float4 packed two a byte, low nibble first).
+/// floats, ...; int4, uint4 and float4 packed two a byte, low nibble first;
+/// int2 and uint2 four a byte, lowest bits first).
 struct OnnxTensor {
   std::string name;
   OnnxType type = OnnxType::Undefined;
