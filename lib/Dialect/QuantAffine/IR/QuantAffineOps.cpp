@@ -326,3 +326,60 @@ OpFoldResult FloatQDQOp::fold(FoldAdaptor adaptor) {
 
 #define GET_OP_CLASSES
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffineOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// BlockScaleOp
+//===----------------------------------------------------------------------===//
+
+std::optional<std::pair<double, int64_t>>
+BlockScaleOp::elementLimits(Type element) {
+  if (isa<Float4E2M1FNType>(element))
+    return std::make_pair(6.0, int64_t{2});
+  if (isa<Float6E2M3FNType>(element))
+    return std::make_pair(7.5, int64_t{2});
+  if (isa<Float6E3M2FNType>(element))
+    return std::make_pair(28.0, int64_t{4});
+  if (isa<Float8E4M3FNType>(element))
+    return std::make_pair(448.0, int64_t{8});
+  if (isa<Float8E5M2Type>(element))
+    return std::make_pair(57344.0, int64_t{15});
+  if (element.isSignlessInteger(8)) // MXINT8: codes times 2^-6
+    return std::make_pair(127.0 / 64.0, int64_t{0});
+  return std::nullopt;
+}
+
+LogicalResult BlockScaleOp::verify() {
+  Operation *operation = getOperation();
+  if (!elementLimits(getElement()))
+    return emitOpError() << "element " << getElement()
+                         << " is not a block-float element format (f4E2M1FN, "
+                            "f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2, or i8 for "
+                            "MXINT8)";
+  auto scaleType = cast<RankedTensorType>(getScale().getType());
+  Type scale = scaleType.getElementType();
+  bool powerOfTwo = getRoundingAttr() != nullptr;
+  if (powerOfTwo &&
+      !llvm::is_contained({"floor", "rceil", "ceil", "even", "nearest"},
+                          getRoundingAttr().getValue()))
+    return emitOpError() << "'rounding' must be \"floor\", \"rceil\", "
+                            "\"ceil\", \"even\" or \"nearest\", got \""
+                         << getRoundingAttr().getValue() << "\"";
+  if (isa<Float8E8M0FNUType>(scale) && !powerOfTwo)
+    return emitOpError() << "an f8E8M0FNU scale is a power of two: it needs "
+                            "'rounding' (\"floor\", \"rceil\", \"ceil\", "
+                            "\"even\" or \"nearest\")";
+  if (powerOfTwo && !isa<Float8E8M0FNUType, Float32Type>(scale))
+    return emitOpError() << "'rounding' makes a power-of-two scale, held in "
+                            "f8E8M0FNU or f32, not "
+                         << scale;
+  if (getTensorScale() && !isa<Float8E4M3FNType>(scale))
+    return emitOpError() << "'tensor_scale' is the per-tensor level of an "
+                            "f8E4M3FN (NVFP4) scale, not of "
+                         << scale;
+  Type input = getInput().getType();
+  if (failed(verifyShapeSize(operation, "input", input)) ||
+      failed(verifyShapeSize(operation, "scale", scaleType)))
+    return failure();
+  return verifyEncodingOperand(operation, "scale", input, scaleType,
+                               getBlockSize());
+}

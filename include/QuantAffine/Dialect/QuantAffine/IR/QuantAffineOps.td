@@ -463,6 +463,98 @@ def QuantAffine_ComputeEncodingOp : QuantAffine_Op<"compute_encoding", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// BlockScaleOp
+//===----------------------------------------------------------------------===//
+
+def QuantAffine_BlockScaleOp : QuantAffine_Op<"block_scale", [Pure]> {
+  let summary = "Microscaling block scales from each block's largest magnitude";
+  let description = [{
+    Computes one scale per block of `input` for a block-float element format
+    (`element`), from the block's largest magnitude `amax` (NaN propagates):
+    the scale of MX (OCP Microscaling v1.0), NVFP4 and FP8-block formats.
+    Quantizing then divides by it: `quant_affine.quantize` to the element
+    type with the scale in f32 and `range [-max, max]` (docs/Microscaling.md).
+
+    ```mlir
+    // MXFP4: E8M0 scales per block of 32 along rows, OCP's rule.
+    %s = quant_affine.block_scale %x element f4E2M1FN rounding "floor"
+        block [1, 32] : (tensor<4x64xf32>) -> tensor<4x2xf8E8M0FNU>
+    ```
+
+    #### Elements
+
+    `element` is `f4E2M1FN` (largest value 6, `emax` 2), `f6E2M3FN` (7.5,
+    2), `f6E3M2FN` (28, 4), `f8E4M3FN` (448, 8), `f8E5M2` (57344, 15) or
+    `i8`, MXINT8: two's complement codes times `2^-6` (127/64, 0). `max` is
+    the largest value, `emax` the exponent of its binade.
+
+    #### Power-of-two scales: `rounding`
+
+    With `rounding`, the scale is `X = 2^k`, `k` clamped to `[-127, 127]`,
+    stored as `f8E8M0FNU` (the byte `k + 127`) or as an `f32` value. `E` is
+    the exponent field of `amax` in f32 minus 127 (-127 for zero and
+    denormals), `M` its mantissa field:
+
+    | `rounding` | `k` | used by |
+    |---|---|---|
+    | `"floor"` | `E - emax`, OCP §6.3: `floor(log2 amax) - emax` | OCP, torchao's default FLOOR, microxcaling, llama.cpp, oneDNN |
+    | `"rceil"` | `ceil(log2(amax / max))`, exactly | cuBLAS, TransformerEngine, torchao RCEIL, ONNX `Cast` to float8e8m0 `round_mode="up"` |
+    | `"ceil"` | `E + (M != 0) - emax` | torchao CEIL |
+    | `"even"` | `E - emax` of `amax` rounded to the element's mantissa width (torchao EVEN: add `2^(22 - m)` to the bits, clear the mantissa; a carry to infinity gives NaN) | torchao EVEN |
+    | `"nearest"` | `round(log2(amax / max))`, exactly | torchao's float8 scales rounded to E8M0 |
+
+    A NaN or infinite `amax` gives the NaN scale (E8M0 `0xFF`, f32 NaN), as
+    OCP and torchao do; a zero block gives `2^-127` (the byte 0). An `f32`
+    result holds the same power of two (`2^-127` as a denormal).
+
+    #### Other scales (no `rounding`)
+
+    - `f32`, `f16` or `bf16`: `amax / max` in f32 (FP8 blocks: DeepSeek-V3's
+      `amax / 448`), converted once to the result type.
+    - `f8E4M3FN` (NVFP4 with `f4E2M1FN`): `amax / max` in f32, divided by
+      `tensor_scale` when given (two-level NVFP4, torchao's
+      `nvfp4_quantize`: `tensor_scale = tensor_amax / (448 * 6)`), clamped to
+      `[2^-6, 448]` and rounded to nearest even.
+
+    #### Operands, properties and results
+
+    - `input`: a ranked tensor of `f16`, `bf16` or `f32` with static or
+      dynamic dims.
+    - `tensor_scale` (optional): a rank-0 f32 tensor; `f8E4M3FN` results
+      only.
+    - `block_size`: the block, by the rules of the other ops (`B_d * S_d ==
+      X_d`, `-1` a wildcard).
+    - `result`: `f8E8M0FNU` (needs `rounding`), `f32` (with or without),
+      `f16`, `bf16` or `f8E4M3FN` (without).
+  }];
+
+  let arguments = (ins
+    RankedTensorOf<[F16, BF16, F32]>:$input,
+    Optional<0DTensorOf<[F32]>>:$tensor_scale,
+    TypeAttr:$element,
+    OptionalAttr<StrAttr>:$rounding,
+    DenseI64ArrayAttr:$block_size
+  );
+  let results = (outs RankedTensorOf<[F8E8M0FNU, F8E4M3FN, F16, BF16, F32]>:
+                     $scale);
+
+  let assemblyFormat = [{
+    $input (`,` $tensor_scale^)? `element` $element
+    (`rounding` $rounding^)? `block` $block_size
+    attr-dict `:` functional-type(operands, results)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// The element format's largest value and the exponent of its binade,
+    /// or nothing for a type that is not one.
+    static std::optional<std::pair<double, int64_t>>
+    elementLimits(::mlir::Type element);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // FloatQDQOp
 //===----------------------------------------------------------------------===//
 
