@@ -90,9 +90,9 @@ Value mlir::quant_affine::emitBlockScale(OpBuilder &b, Location loc,
         b, loc, b.getF32FloatAttr(static_cast<float>(rule.maxElement)));
     Value scale = arith::DivFOp::create(b, loc, amax, limit);
     if (!isa<Float8E4M3FNType>(result))
-      return result == f32 ? scale : arith::TruncFOp::create(b, loc, result,
-                                                              scale)
-                                         .getResult();
+      return result == f32
+                 ? scale
+                 : arith::TruncFOp::create(b, loc, result, scale).getResult();
     // NVFP4: over the per-tensor scale, clamped to E4M3's [2^-6, 448]
     // (NaN stays), rounded to nearest even.
     if (tensorScale)
@@ -123,9 +123,8 @@ Value mlir::quant_affine::emitBlockScale(OpBuilder &b, Location loc,
     // torchao's EVEN: amax rounded to the element's mantissa width by
     // adding half its last place to the bits; a carry to the all-ones
     // exponent is a NaN scale.
-    Value rounded =
-        i.andi(i.add(bits, i.c(int64_t{1} << (22 - rule.mantissaBits))),
-               0x7F800000);
+    Value rounded = i.andi(
+        i.add(bits, i.c(int64_t{1} << (22 - rule.mantissaBits))), 0x7F800000);
     Value roundedField = i.shr(rounded, 23);
     nanScale = arith::OrIOp::create(b, loc, nonFinite,
                                     i.cmp(P::eq, roundedField, i.c(0xFF)));
@@ -138,9 +137,9 @@ Value mlir::quant_affine::emitBlockScale(OpBuilder &b, Location loc,
     int64_t maxSignificand = static_cast<int64_t>(std::ldexp(fraction, 24));
     int64_t maxExponent = exponent - 1;
     Value denormal = i.cmp(P::eq, field, i.c(0));
-    Value shift = i.sub(
-        math::CountLeadingZerosOp::create(b, loc, mantissa).getResult(),
-        i.c(8));
+    Value shift =
+        i.sub(math::CountLeadingZerosOp::create(b, loc, mantissa).getResult(),
+              i.c(8));
     Value significand =
         i.select(denormal, i.shl(mantissa, shift),
                  arith::OrIOp::create(b, loc, mantissa, i.c(0x800000)));
@@ -151,15 +150,15 @@ Value mlir::quant_affine::emitBlockScale(OpBuilder &b, Location loc,
                 i.ext(i.cmp(P::sgt, significand, i.c(maxSignificand))));
     } else {
       // j = floor(log2 q); up when (q / 2^j)^2 >= 2, in 64-bit integers.
-      Value j = i.sub(i.sub(ea, i.c(maxExponent)),
-                      i.ext(arith::XOrIOp::create(
-                          b, loc, atLeast,
-                          arith::ConstantOp::create(b, loc, b.getBoolAttr(true)))));
+      Value j =
+          i.sub(i.sub(ea, i.c(maxExponent)),
+                i.ext(arith::XOrIOp::create(
+                    b, loc, atLeast,
+                    arith::ConstantOp::create(b, loc, b.getBoolAttr(true)))));
       Value s = w.widen(significand);
       Value square = w.mul(s, s);
       int64_t maxSquare = maxSignificand * maxSignificand;
-      Value up = i.select(atLeast,
-                          w.cmp(P::sge, square, w.c(2 * maxSquare)),
+      Value up = i.select(atLeast, w.cmp(P::sge, square, w.c(2 * maxSquare)),
                           w.cmp(P::sge, w.add(square, square), w.c(maxSquare)));
       k = i.add(j, i.ext(up));
     }

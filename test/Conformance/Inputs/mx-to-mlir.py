@@ -14,8 +14,6 @@ For each group (file, rule, element) it prints a line
 `GROUP cases=N scale=S codes=C values=V` through @printMemrefI64 of
 [N, S, C, V] preceded by the group's name (printed by the caller as the
 order of the groups is fixed: see the GROUPS comment in the output).
-Elements the quantize op has no storage for (f6) are checked for the scale
-only (codes=-1, values=-1).
 
 usage: mx-to-mlir.py DIR > program.mlir
 """
@@ -25,8 +23,13 @@ import re
 import struct
 import sys
 
+# Element -> (storage type, range end, code type). f6E2M3FN's largest
+# value 7.5 is not an integer: the range [-8, 8] lets values past it reach
+# the conversion, which saturates (the type has no inf or NaN).
 ELEMENT_TYPES = {
     "f4E2M1FN": ("f4E2M1FN", 6, "i4"),
+    "f6E2M3FN": ("f6E2M3FN", 8, "i6"),
+    "f6E3M2FN": ("f6E3M2FN", 28, "i6"),
     "f8E4M3FN": ("f8E4M3FN", 448, "i8"),
     "f8E5M2": ("f8E5M2", 57344, "i8"),
     "mxint8": ("i8", 127, "i8"),

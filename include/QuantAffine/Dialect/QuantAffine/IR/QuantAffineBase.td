@@ -74,8 +74,10 @@ def QuantAffine_FloatLike
 // Float8 and float4 storage: the grid is the type's own values
 // (docs/FloatQDQ.md).
 def QuantAffine_NarrowFloat : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2,
-                                         F8E5M2FNUZ, F4E2M1FN],
-    "f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ or f4E2M1FN">;
+                                         F8E5M2FNUZ, F6E2M3FN, F6E3M2FN,
+                                         F4E2M1FN],
+    "f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f6E2M3FN, f6E3M2FN or "
+    "f4E2M1FN">;
 
 def QuantAffine_IntOrFloatLike
     : QuantAffine_ScalarVectorOrTensorOf<

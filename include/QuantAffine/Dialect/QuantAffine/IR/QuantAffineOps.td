@@ -209,9 +209,10 @@ def QuantAffine_QuantizeOp : QuantAffine_QuantizerOp<"quantize", "Quantize",
       NaN, `-0.0` stays `-0.0`, a non-integer offset gives non-integer
       values). For an integer result a NaN input gives poison, as
       `arith.fptosi` does; nothing else is undefined.
-    - A float8 or float4 result (`f8E4M3FN`, `f8E4M3FNUZ`, `f8E5M2`,
-      `f8E5M2FNUZ`, `f4E2M1FN`) is narrow float storage, ONNX's
-      QuantizeLinear to float8 and float4e2m1: the grid is the type's own
+    - A float8, float6 or float4 result (`f8E4M3FN`, `f8E4M3FNUZ`,
+      `f8E5M2`, `f8E5M2FNUZ`, `f6E2M3FN`, `f6E3M2FN`, `f4E2M1FN`) is narrow
+      float storage, ONNX's QuantizeLinear to float8 and float4e2m1 and
+      the elements of MX formats (docs/Microscaling.md): the grid is the type's own
       values, so there is no `roundeven` to integers:
       `q = truncf(clamp(x / s - o, qmin, qmax))`, `arith.truncf`'s rounding
       (to nearest even, subnormals included). With `[qmin, qmax]` within
@@ -219,9 +220,11 @@ def QuantAffine_QuantizeOp : QuantAffine_QuantizerOp<"quantize", "Quantize",
       saturate (ONNX's `saturate = 1`); with a wider range, values that
       round past the largest become `+-inf` (`f8E5M2`) or NaN (the others),
       as ONNX's `saturate = 0`. NaN stays NaN; the FNUZ types have no `-0`.
-      `f4E2M1FN` has neither inf nor NaN: it saturates, and a NaN becomes
-      a zero of its sign (APFloat's conversion). It is stored packed two
-      values a byte, like `i4`.
+      `f4E2M1FN`, `f6E2M3FN` and `f6E3M2FN` have neither inf nor NaN: they
+      saturate, and a NaN becomes a zero of its sign (APFloat's
+      conversion); `[-8, 8]` saturates `f6E2M3FN` at its largest value 7.5.
+      `f4E2M1FN` is stored packed two values a byte, like `i4`; the float6
+      types one a byte.
     - Scales that are 0, negative, NaN or infinite are applied literally.
 
     Example: block-32 signed int4 quantization of a weight.
@@ -249,8 +252,9 @@ def QuantAffine_DequantizeOp : QuantAffine_QuantizerOp<"dequantize",
 
     - The input is a signless integer type `i1`..`i32`, a float type
       holding grid values, or narrow float storage (`f8E4M3FN`,
-      `f8E4M3FNUZ`, `f8E5M2`, `f8E5M2FNUZ`, `f4E2M1FN`: ONNX's
-      DequantizeLinear from float8 and float4e2m1), read exactly
+      `f8E4M3FNUZ`, `f8E5M2`, `f8E5M2FNUZ`, `f6E2M3FN`, `f6E3M2FN`,
+      `f4E2M1FN`: ONNX's DequantizeLinear from float8 and float4e2m1, MX
+      elements), read exactly
       (`arith.extf`). `qmin` and `qmax` describe the encoding of the
       input: an integer input is read as signed iff `qmin < 0`, and its type
       must hold `[qmin, qmax]`.

@@ -80,7 +80,8 @@ inline llvm::APFloat convertAsGenerated(llvm::APFloat v, FloatType to) {
 /// values: quantize rounds onto it (arith.truncf) instead of to integers.
 inline bool isNarrowFloatStorage(Type elem) {
   return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-             Float8E5M2FNUZType, Float4E2M1FNType>(elem);
+             Float8E5M2FNUZType, Float6E2M3FNType, Float6E3M2FNType,
+             Float4E2M1FNType>(elem);
 }
 
 /// A float or integer operand `v` of element type `elem`, read in C.
