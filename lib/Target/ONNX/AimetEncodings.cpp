@@ -278,18 +278,31 @@ bool readLegacyEntry(llvm::StringRef name, const json::Value &value,
   return true;
 }
 
-bool readVersion1Entry(const json::Value &value, std::string origin,
-                       AimetEncodingFile &file, std::string &error) {
+/// A 1.0.0 or 2.x entry: an object with a "name", which `origin` then
+/// names too. Nothing (and `error` set) otherwise.
+const json::Object *namedEntry(const json::Value &value, std::string &origin,
+                               std::string &name, std::string &error) {
   const json::Object *object = value.getAsObject();
   if (!object) {
     error = origin + ": must be an object";
-    return false;
+    return nullptr;
   }
   EntryReader reader(*object, origin, error);
-  std::optional<std::string> name = reader.string("name");
-  if (!name)
+  std::optional<std::string> read = reader.string("name");
+  if (!read)
+    return nullptr;
+  name = *read;
+  origin += " ('" + name + "')";
+  return object;
+}
+
+bool readVersion1Entry(const json::Value &value, std::string origin,
+                       AimetEncodingFile &file, std::string &error) {
+  std::string entryName;
+  const json::Object *object = namedEntry(value, origin, entryName, error);
+  if (!object)
     return false;
-  origin += " ('" + *name + "')";
+  std::optional<std::string> name = entryName;
   EntryReader named(*object, origin, error);
   std::optional<std::string> dtype = named.string("dtype");
   std::optional<int64_t> bitwidth = named.integer("bw");
@@ -395,16 +408,11 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
 
 bool readVersion2Entry(const json::Value &value, std::string origin,
                        AimetEncodingFile &file, std::string &error) {
-  const json::Object *object = value.getAsObject();
-  if (!object) {
-    error = origin + ": must be an object";
+  std::string entryName;
+  const json::Object *object = namedEntry(value, origin, entryName, error);
+  if (!object)
     return false;
-  }
-  EntryReader reader(*object, origin, error);
-  std::optional<std::string> name = reader.string("name");
-  if (!name)
-    return false;
-  origin += " ('" + *name + "')";
+  std::optional<std::string> name = entryName;
   EntryReader named(*object, origin, error);
   std::optional<std::string> dtype = named.string("output_dtype");
   if (!dtype)

@@ -194,6 +194,24 @@ FailureOr<Value> addChannelBias(GraphImporter &importer, const OnnxNode &node,
       });
 }
 
+/// Sets Conv's or ConvTranspose's output: `result` plus the optional bias
+/// (input 2), one per output channel.
+LogicalResult setWithBias(GraphImporter &importer, const OnnxNode &node,
+                          Value result, OnnxType type) {
+  if (std::optional<std::string> biasName = importer.optionalInput(node, 2)) {
+    FailureOr<GraphValue> bias = importer.get(node, *biasName);
+    if (failed(bias))
+      return failure();
+    FailureOr<Value> biased =
+        addChannelBias(importer, node, result, bias->value);
+    if (failed(biased))
+      return failure();
+    result = *biased;
+  }
+  importer.set(node.outputs[0], GraphValue{result, type});
+  return success();
+}
+
 /// The convolution of `input` (N, G*C, D...) by `weight` (G*F, C, K...)
 /// (same element type, float or i32), zero-padded: linalg's named
 /// conv_2d_nchw_fchw for 2-D windows of one group, else one linalg.generic
@@ -316,16 +334,7 @@ LogicalResult importConv(GraphImporter &importer, const OnnxNode &node) {
   FailureOr<Value> result = convolve(importer, node, x->value, weight->value);
   if (failed(result))
     return failure();
-  if (std::optional<std::string> biasName = importer.optionalInput(node, 2)) {
-    FailureOr<GraphValue> bias = importer.get(node, *biasName);
-    if (failed(bias))
-      return failure();
-    result = addChannelBias(importer, node, *result, bias->value);
-    if (failed(result))
-      return failure();
-  }
-  importer.set(node.outputs[0], GraphValue{*result, x->type});
-  return success();
+  return setWithBias(importer, node, *result, x->type);
 }
 
 /// ConvTranspose (float, 1-D to 3-D, groups): the gradient of a
@@ -488,18 +497,10 @@ LogicalResult importConvTranspose(GraphImporter &importer,
                 ValueRange{arith::AddFOp::create(nb, nl, args[3], product)});
           })
           .getResult(0);
-  FailureOr<Value> y =
-      tensor::CollapseShapeOp::create(b, loc, result, inputGroups).getResult();
-  if (std::optional<std::string> biasName = importer.optionalInput(node, 2)) {
-    FailureOr<GraphValue> bias = importer.get(node, *biasName);
-    if (failed(bias))
-      return failure();
-    y = addChannelBias(importer, node, *y, bias->value);
-    if (failed(y))
-      return failure();
-  }
-  importer.set(node.outputs[0], GraphValue{*y, x->type});
-  return success();
+  return setWithBias(
+      importer, node,
+      tensor::CollapseShapeOp::create(b, loc, result, inputGroups).getResult(),
+      x->type);
 }
 
 /// ConvInteger: the int32 convolution of x - x_zero_point (padded with 0,
