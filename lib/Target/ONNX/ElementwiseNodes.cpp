@@ -212,9 +212,110 @@ LogicalResult importGelu(GraphImporter &importer, const OnnxNode &node) {
 /// float8 with `saturate` (ONNX's default) and to float4e2m1 (always, as
 /// ml_dtypes casts) values past the largest finite one, infinities included,
 /// clamp to it; without, arith.truncf's overflow to inf or NaN is ONNX's.
+/// A float `v` as float8e8m0 (opset 24's Cast), by the bits of its f32
+/// value: the exponent field, raised by one for `round_mode` "up" when any
+/// mantissa bit is set and for "nearest" when the mantissa's top bit is set
+/// and any bit below it (or the exponent field's lowest) is; with
+/// `saturate`, never from 254 to 255 (NaN). NaN and infinities give 0xFF;
+/// the sign is dropped.
+Value castToE8M0(OpBuilder &b, Location loc, Value v, llvm::StringRef mode,
+                 bool saturate) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  if (v.getType() != f32)
+    v = v.getType().getIntOrFloatBitWidth() < 32
+            ? Value(arith::ExtFOp::create(b, loc, f32, v))
+            : Value(arith::TruncFOp::create(b, loc, f32, v));
+  auto c = [&](int64_t x) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(x));
+  };
+  auto bit = [&](Value x, int64_t mask) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                 arith::AndIOp::create(b, loc, x, c(mask)),
+                                 c(0));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32, v);
+  Value exponent = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(23)), c(0xFF));
+  Value up = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  if (mode == "up") {
+    up = bit(bits, 0x7FFFFF);
+  } else if (mode == "nearest") {
+    Value below = arith::OrIOp::create(
+        b, loc, bit(bits, 0x3FFFFF),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, exponent,
+                              c(0)));
+    up = arith::AndIOp::create(b, loc, bit(bits, 0x400000), below);
+  }
+  if (saturate)
+    up = arith::AndIOp::create(b, loc, up,
+                               arith::CmpIOp::create(b, loc,
+                                                     arith::CmpIPredicate::ne,
+                                                     exponent, c(0xFE)));
+  Value code = arith::AddIOp::create(b, loc, exponent,
+                                     arith::ExtUIOp::create(b, loc, i32, up));
+  Value special = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        exponent, c(0xFF));
+  code = arith::SelectOp::create(b, loc, special, c(0xFF), code);
+  Value byte = arith::TruncIOp::create(b, loc, b.getI8Type(), code);
+  return arith::BitcastOp::create(b, loc, b.getType<Float8E8M0FNUType>(), byte);
+}
+
+/// A float8e8m0 `v` as the float `target`: 2^(code - 127) in f32 (2^-127
+/// a denormal), NaN for 0xFF, then rounded once to `target`.
+Value castFromE8M0(OpBuilder &b, Location loc, Value v, Type target) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t x) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(x));
+  };
+  Value code = arith::ExtUIOp::create(
+      b, loc, i32, arith::BitcastOp::create(b, loc, b.getI8Type(), v));
+  Value pattern = arith::ShLIOp::create(b, loc, code, c(23));
+  pattern = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0)),
+      c(0x00400000), pattern);
+  pattern = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0xFF)),
+      c(0x7FC00000), pattern);
+  Value f = arith::BitcastOp::create(b, loc, b.getF32Type(), pattern);
+  if (target.getIntOrFloatBitWidth() > 32)
+    return arith::ExtFOp::create(b, loc, target, f);
+  if (target.getIntOrFloatBitWidth() < 32)
+    return arith::TruncFOp::create(b, loc, target, f);
+  return f;
+}
+
 LogicalResult importCastTo(GraphImporter &importer, const OnnxNode &node,
                            const GraphValue &input, OnnxType to) {
   OnnxType from = input.type;
+  if (to == OnnxType::Float8E8M0 || from == OnnxType::Float8E8M0) {
+    OnnxType other = to == OnnxType::Float8E8M0 ? from : to;
+    if (!isFloatType(other) || other == OnnxType::Float4E2M1 ||
+        elementTypeOf(other, importer.context()).getIntOrFloatBitWidth() < 16)
+      return importer.emitError(node)
+             << "cast from " << onnxTypeName(from) << " to " << onnxTypeName(to)
+             << " is not supported (float8e8m0 to and from float16, "
+                "bfloat16, float and double)";
+    const OnnxAttribute *roundMode = node.attribute("round_mode");
+    std::string mode = roundMode ? roundMode->s : "up";
+    if (mode != "up" && mode != "down" && mode != "nearest")
+      return importer.emitError(node)
+             << "round_mode '" << mode << "' is not up, down or nearest";
+    bool saturate = importer.intAttr(node, "saturate", 1) != 0;
+    Type target = elementTypeOf(to, importer.context());
+    FailureOr<Value> result = importer.broadcastElementwise(
+        node, {input.value}, target,
+        [&](OpBuilder &b, Location loc, ValueRange x) {
+          return to == OnnxType::Float8E8M0
+                     ? castToE8M0(b, loc, x[0], mode, saturate)
+                     : castFromE8M0(b, loc, x[0], target);
+        });
+    if (failed(result))
+      return failure();
+    importer.set(node.outputs[0], GraphValue{*result, to});
+    return success();
+  }
   Type target = elementTypeOf(to, importer.context());
   if (!target || to == OnnxType::Bool || from == OnnxType::Bool)
     return importer.emitError(node)

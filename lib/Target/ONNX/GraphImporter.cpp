@@ -50,6 +50,8 @@ Type mlir::quant_affine::onnx_import::elementTypeOf(OnnxType type,
     return b.getType<Float8E5M2FNUZType>();
   case OnnxType::Float4E2M1:
     return b.getType<Float4E2M1FNType>();
+  case OnnxType::Float8E8M0:
+    return b.getType<Float8E8M0FNUType>();
   case OnnxType::Bool:
     return b.getI1Type();
   case OnnxType::Int2:

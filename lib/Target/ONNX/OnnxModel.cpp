@@ -64,6 +64,8 @@ std::string mlir::quant_affine::onnx_import::onnxTypeName(OnnxType type) {
     return "int4";
   case OnnxType::Float4E2M1:
     return "float4e2m1";
+  case OnnxType::Float8E8M0:
+    return "float8e8m0";
   case OnnxType::UInt2:
     return "uint2";
   case OnnxType::Int2:
@@ -86,6 +88,7 @@ int storageBytes(OnnxType type) {
   case OnnxType::Float8E4M3FNUZ:
   case OnnxType::Float8E5M2:
   case OnnxType::Float8E5M2FNUZ:
+  case OnnxType::Float8E8M0:
     return 1;
   case OnnxType::UInt16:
   case OnnxType::Int16:

@@ -51,6 +51,14 @@ Value mismatchMask(OpBuilder &b, Location loc, Value actual, Value expected,
   if (!floatType)
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, actual,
                                  expected);
+  if (isa<Float8E8M0FNUType>(floatType)) {
+    // E8M0 by its bits: one NaN code (0xFF), no zero, no sign.
+    auto bytes = type.clone(b.getI8Type());
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::BitcastOp::create(b, loc, bytes, actual),
+        arith::BitcastOp::create(b, loc, bytes, expected));
+  }
   if (floatType.getWidth() <= 8) {
     // float8 and float4 as their f32 values, which nothing is lost in (-0
     // and NaN included): nothing lowers arith.cmpf or a bitcast on them.

@@ -53,6 +53,7 @@ enum class OnnxType : int32_t {
   UInt4 = 21,
   Int4 = 22,
   Float4E2M1 = 23,
+  Float8E8M0 = 24,
   UInt2 = 25,
   Int2 = 26,
 };

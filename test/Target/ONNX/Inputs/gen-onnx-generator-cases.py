@@ -215,7 +215,7 @@ def write_case(out, name, op, inputs, outputs, opset, **attributes):
     model = helper.make_model(graph, producer_name="backend-test",
                               opset_imports=[helper.make_opsetid("", opset)])
     # The IR version of the ONNX release that brought the opset.
-    model.ir_version = {19: 9, 21: 10, 23: 11, 25: 12}[opset]
+    model.ir_version = {19: 9, 21: 10, 23: 11, 24: 11, 25: 12}[opset]
     directory = os.path.join(out, name)
     data = os.path.join(directory, "test_data_set_0")
     os.makedirs(data, exist_ok=True)
@@ -495,11 +495,96 @@ def cast_cases(out):
                            **attributes)
 
 
+FLOAT8E8M0 = 24
+
+
+def e8m0_code(value, round_mode="up", saturate=True):
+    """Cast's rule (opset 24) for float8e8m0, from the f32 bits of value:
+    the exponent field, plus one for "up" when any mantissa bit is set, for
+    "nearest" when the top mantissa bit is set and a lower one (or the
+    exponent field's lowest) is; saturate keeps 254 from becoming 255.
+    NaN and infinities are 255 (NaN); the sign is dropped."""
+    bits = int(np.asarray(value, np.float32).view(np.uint32))
+    exponent, mantissa = (bits >> 23) & 0xFF, bits & 0x7FFFFF
+    if exponent == 0xFF:
+        return 0xFF
+    up = False
+    if round_mode == "up":
+        up = mantissa != 0
+    elif round_mode == "nearest":
+        up = bool(mantissa & 0x400000) and \
+            (bool(mantissa & 0x3FFFFF) or exponent > 0)
+    if saturate and exponent == 0xFE:
+        up = False
+    return exponent + int(up)
+
+
+def e8m0_value(code, dtype):
+    """2^(code - 127), NaN for 255, rounded once to dtype."""
+    if code == 0xFF:
+        return np.array(np.nan, dtype)
+    return np.array(np.ldexp(np.float64(1), code - 127), np.float32).astype(dtype)
+
+
+class E8M0(Tensor):
+    """A float8e8m0 tensor of given codes (one byte each)."""
+
+    def __init__(self, shape, codes):
+        self.elem_type, self.shape = FLOAT8E8M0, tuple(shape)
+        self.codes = np.asarray(codes, np.uint8).reshape(self.shape)
+
+    def proto(self, name):
+        t = onnx.TensorProto()
+        t.name, t.data_type = name, FLOAT8E8M0
+        t.dims.extend(self.shape)
+        t.raw_data = self.codes.tobytes()
+        return t
+
+
+def e8m0_cases(out):
+    """The generator's four test_cast_e8m0_* cases (opset 24), and ours:
+    round_mode down and nearest (ties, carries), saturate 0 at the top,
+    denormals, Inf, NaN and negative inputs."""
+    np.seterr(over="ignore")
+    values = np.array([0.0, 0.124, 0.25, 0.5, 1.1, 2.0, 4.0, 8.0], np.float32)
+    for name, dtype in (("FLOAT", np.float32), ("FLOAT16", np.float16)):
+        x = values.astype(dtype)
+        codes = [e8m0_code(v) for v in x.astype(np.float32)]
+        write_case(out, "test_cast_e8m0_%s_to_FLOAT8E8M0" % name, "Cast",
+                   [("input", x.reshape(2, 4))],
+                   [("output", E8M0((2, 4), codes))], 24,
+                   to=FLOAT8E8M0, saturate=1, round_mode="up")
+        source = [e8m0_code(v) for v in values]
+        write_case(out, "test_cast_e8m0_FLOAT8E8M0_to_%s" % name, "Cast",
+                   [("input", E8M0((2, 4), source))],
+                   [("output", np.array([e8m0_value(c, dtype) for c in source],
+                                        dtype).reshape(2, 4))], 24,
+                   to=TYPE_NUMBERS[name])
+    edges = np.array([1.5, 3.0, 0.75, 1.25, 1.75, 6.0, -6.0, 1e-40, 6e-39,
+                      3.0e38, 3.4028235e38, np.inf, -np.inf, np.nan, 2.0 ** -127,
+                      1.0], np.float32)
+    for mode in ("up", "down", "nearest"):
+        for saturate in (1, 0):
+            codes = [e8m0_code(v, mode, bool(saturate)) for v in edges]
+            write_case(out, "test_cast_e8m0_%s_saturate%d" % (mode, saturate),
+                       "Cast", [("input", edges.reshape(4, 4))],
+                       [("output", E8M0((4, 4), codes))], 24,
+                       to=FLOAT8E8M0, saturate=saturate, round_mode=mode)
+    all_codes = list(range(256))
+    write_case(out, "test_cast_e8m0_every_code_to_FLOAT", "Cast",
+               [("input", E8M0((16, 16), all_codes))],
+               [("output", np.array([e8m0_value(c, np.float32)
+                                     for c in all_codes],
+                                    np.float32).reshape(16, 16))], 24,
+               to=TYPE_NUMBERS["FLOAT"])
+
+
 def main():
     out = sys.argv[1]
     quantizelinear_cases(out)
     dequantizelinear_cases(out)
     cast_cases(out)
+    e8m0_cases(out)
 
 
 if __name__ == "__main__":
