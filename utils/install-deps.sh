@@ -31,4 +31,7 @@ if ! command -v npm >/dev/null; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends nodejs npm
 fi
-bash "$(dirname "$0")/../bench/matmul/ort/install.sh" /opt/quant-affine/onnxruntime-node
+# (From npm's registry: where it cannot be reached, the comparison is
+# reported unsupported by lit rather than stopping the install.)
+bash "$(dirname "$0")/../bench/matmul/ort/install.sh" /opt/quant-affine/onnxruntime-node \
+  || echo "install-deps: onnxruntime-node not installed; test/Target/ONNX/ort-models.test will be unsupported" >&2
