@@ -105,7 +105,14 @@ struct Bench {
     return weightCode(w.codes, n * c.k + k, c.bits);
   }
   float weight(const Weights &w, int64_t n, int64_t k) const {
-    return float(code(w, n, k)) * w.scales[n * (c.k / c.block) + k / c.block];
+    float scale = w.scales[n * (c.k / c.block) + k / c.block];
+    if (!c.fp4)
+      return float(code(w, n, k)) * scale;
+    // f4E2M1FN: sign, then the magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+    static const float kMagnitude[8] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6};
+    int nibble = code(w, n, k) & 15;
+    float value = kMagnitude[nibble & 7];
+    return (nibble & 8 ? -value : value) * scale;
   }
 
   void ours(const Weights &w) {
@@ -257,7 +264,8 @@ struct Bench {
   /// + 128, its default zero points), low nibble first.
   void writeOrtCase(const std::string &root, const std::vector<double> &ref,
                     const std::vector<double> &mag) {
-    if (root.empty())
+    // (ONNX Runtime's MatMulNBits has no float4 codes: no peer for MXFP4.)
+    if (root.empty() || c.fp4)
       return;
     std::string dir = root + "/" + c.name;
     mkdir(root.c_str(), 0755);
@@ -434,8 +442,10 @@ int main(int argc, char **argv) {
       if (i == 0) {
         for (int64_t j = 0; j < bench.codeBytes; ++j)
           w.codes[j] = uint8_t(byte(rng));
+        // MXFP4's scales are powers of two (E8M0).
         for (int64_t j = 0; j < bench.scaleCount; ++j)
-          w.scales[j] = std::ldexp(float(mantissa(rng)), -18);
+          w.scales[j] = c.fp4 ? std::ldexp(1.f, -4 - mantissa(rng) % 8)
+                              : std::ldexp(float(mantissa(rng)), -18);
       } else {
         std::memcpy(w.codes, bench.copies[0].codes, bench.codeBytes);
         std::memcpy(w.scales, bench.copies[0].scales, bench.scaleCount * 4);
@@ -494,7 +504,8 @@ int main(int argc, char **argv) {
             tPlain[threads - 1].push_back(t2 - t1);
         }
       }
-      runPeer(ortDir, c.name);
+      if (!c.fp4)
+        runPeer(ortDir, c.name);
     }
     for (int threads : {1, 2}) {
       double flops = 2.0 * c.m * c.n * c.k;
