@@ -549,7 +549,11 @@ def QuantAffineEmulateNarrowTypesPass
     float (the rest of the int4 dequantizations) are unpacked from whole
     32-bit words by per-lane shifts rather than upstream's byte shifts and
     interleaves: cheaper where the target shifts each lane by its own
-    amount (AVX2, AVX-512, NEON). With `byte-pack`, codes computed in
+    amount (AVX2, AVX-512, NEON). Packed f4E2M1FN codes extended to a float
+    (MXFP4 weights) are unpacked the same way and decoded in the lanes by
+    integer ops: magnitude `m = code & 7` is 0, 0.5 (`m * (126 << 23)` as f32
+    bits) or, for `m >= 2`, the bits `(m + 252) << 22`; bit 3 is the sign.
+    With `byte-pack`, codes computed in
     wider integers are packed by truncating them to bytes and combining the
     bytes of each position in a byte (strided byte shuffles), rather than by
     upstream's shuffles of 32-bit lanes.
