@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 
 #include "QuantAffine/Conversion/QuantAffineToArith/ArithEmitter.h"
@@ -177,8 +178,8 @@ Value encode(Builder &z, Value x, const NarrowFormat &f) {
                                  code);
 }
 
-/// The f32 value of the bits `code` (i8, or i4 for float4) of format `f`
-/// (arith.extf).
+/// The f32 value of the bits `code` (i8, or i4 for float4; or already
+/// zero-extended to i32) of format `f` (arith.extf).
 Value decode(Builder &z, Value code, const NarrowFormat &f) {
   OpBuilder &b = z.b;
   Location loc = z.loc;
@@ -186,7 +187,9 @@ Value decode(Builder &z, Value code, const NarrowFormat &f) {
   FloatType f32 = b.getF32Type();
   auto c = [&](int64_t v) { return z.intConst(i32, v); };
   int64_t m = f.mantissaBits;
-  Value wide = arith::ExtUIOp::create(b, loc, z.like(i32), code);
+  Value wide = getElementTypeOrSelf(code).isInteger(32)
+                   ? code
+                   : Value(arith::ExtUIOp::create(b, loc, z.like(i32), code));
   Value sign = arith::ShLIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, wide, c(f.width() - 1)), c(31));
   Value exponent =
@@ -230,6 +233,25 @@ Value decode(Builder &z, Value code, const NarrowFormat &f) {
   return z.bitcast(bits, f32);
 }
 
+/// decode, for codes in lanes of any integer type (decodeNarrowFloat).
+Value decodeCodes(PatternRewriter &rewriter, Location loc, Value codes,
+                  FloatType format) {
+  std::optional<NarrowFormat> f = formatOf(format);
+  assert(f && "not a narrow float storage type");
+  Builder z{rewriter, loc, codes.getType()};
+  return decode(z, codes, *f);
+}
+
+} // namespace
+
+Value mlir::quant_affine::decodeNarrowFloat(PatternRewriter &rewriter,
+                                            Location loc, Value codes,
+                                            FloatType format) {
+  return decodeCodes(rewriter, loc, codes, format);
+}
+
+namespace {
+
 struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
@@ -250,19 +272,42 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
+/// The f32 value of OCP MX's E8M0 scale byte `code` (i8): 2^(code - 127),
+/// built from the bits as `code << 23`, except 2^-127 (code 0), an f32
+/// denormal, and NaN (0xFF).
+Value decodeE8M0(Builder &z, Value code) {
+  OpBuilder &b = z.b;
+  Location loc = z.loc;
+  IntegerType i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return z.intConst(i32, v); };
+  Value wide = arith::ExtUIOp::create(b, loc, z.like(i32), code);
+  Value bits = arith::ShLIOp::create(b, loc, wide, c(23));
+  bits = z.select(z.cmpI(arith::CmpIPredicate::eq, wide, c(0)), c(0x00400000),
+                  bits);
+  bits = z.select(z.cmpI(arith::CmpIPredicate::eq, wide, c(0xFF)),
+                  c(0x7FC00000), bits);
+  return z.bitcast(bits, b.getF32Type());
+}
+
 struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::ExtFOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<NarrowFormat> f =
-        formatOf(getElementTypeOrSelf(op.getIn().getType()));
-    if (!f)
+    Type from = getElementTypeOrSelf(op.getIn().getType());
+    std::optional<NarrowFormat> f = formatOf(from);
+    bool e8m0 = isa<Float8E8M0FNUType>(from);
+    if (!f && !e8m0)
       return rewriter.notifyMatchFailure(op, "not from a narrow float type");
     Builder z{rewriter, op.getLoc(), op.getType()};
-    Value code = z.bitcast(op.getIn(), rewriter.getIntegerType(f->width()));
-    Value value = decode(z, code, *f);
+    Value value =
+        e8m0
+            ? decodeE8M0(z, z.bitcast(op.getIn(), rewriter.getI8Type()))
+            : decode(z,
+                     z.bitcast(op.getIn(), rewriter.getIntegerType(f->width())),
+                     *f);
     auto dst = cast<FloatType>(getElementTypeOrSelf(op.getType()));
-    // Every float8 and float4 value is exact in f16, bf16 and f64.
+    // Every float8 and float4 value is exact in f16, bf16 and f64; E8M0's
+    // round once from f32 to f16 and bf16.
     if (dst.isF64())
       value = arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), value);
     else if (!dst.isF32())

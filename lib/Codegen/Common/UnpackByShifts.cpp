@@ -16,6 +16,8 @@
 
 #include "QuantAffine/Codegen/Common/UnpackByShifts.h"
 
+#include "QuantAffine/Codegen/Common/NarrowTypes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -28,42 +30,6 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kWordBits = 32;
-
-/// The values of f4E2M1FN codes `code` (i32 lanes, 0 to 15) as `element`:
-/// magnitude m = code & 7 is 0, 0.5 (the f32 bits 126 << 23), or for m >= 2
-/// the normal 2^(m/2 - 1) (1 + (m & 1) / 2), whose f32 bits are exactly
-/// (m + 252) << 22; the sign is bit 3. Every value is exact in any float
-/// type.
-Value f4Value(PatternRewriter &rewriter, Location loc, Value code,
-              Type element) {
-  auto type = cast<VectorType>(code.getType());
-  auto splat = [&](int32_t v) {
-    return arith::ConstantOp::create(rewriter, loc,
-                                     DenseElementsAttr::get(type, v));
-  };
-  Value m = arith::AndIOp::create(rewriter, loc, code, splat(7));
-  Value normal = arith::ShLIOp::create(
-      rewriter, loc, arith::AddIOp::create(rewriter, loc, m, splat(252)),
-      splat(22));
-  Value small = arith::MulIOp::create(rewriter, loc, m, splat(126 << 23));
-  Value bits = arith::SelectOp::create(
-      rewriter, loc,
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, m,
-                            splat(2)),
-      normal, small);
-  Value sign = arith::ShLIOp::create(
-      rewriter, loc, arith::AndIOp::create(rewriter, loc, code, splat(8)),
-      splat(28));
-  bits = arith::OrIOp::create(rewriter, loc, bits, sign);
-  Value value = arith::BitcastOp::create(
-      rewriter, loc, type.clone(rewriter.getF32Type()), bits);
-  if (element.isF32())
-    return value;
-  auto result = type.clone(element);
-  return element.getIntOrFloatBitWidth() > 32
-             ? Value(arith::ExtFOp::create(rewriter, loc, result, value))
-             : Value(arith::TruncFOp::create(rewriter, loc, result, value));
-}
 
 struct UnpackByShifts : RewritePattern {
   UnpackByShifts(MLIRContext *context)
@@ -151,9 +117,19 @@ struct UnpackByShifts : RewritePattern {
       // Every code is exact in any float type; unsigned codes are
       // non-negative i32, which the signed conversion (native on every
       // target) takes too.
-      if (float4)
-        code = f4Value(rewriter, loc, code, element);
-      else if (toFloat)
+      if (float4) {
+        // Decoded in the lanes as arith.extf's expansion decodes them.
+        code = quant_affine::decodeNarrowFloat(
+            rewriter, loc, code, rewriter.getType<Float4E2M1FNType>());
+        if (!element.isF32())
+          code = element.getIntOrFloatBitWidth() > 32
+                     ? Value(arith::ExtFOp::create(
+                           rewriter, loc, VectorType::get({perWord}, element),
+                           code))
+                     : Value(arith::TruncFOp::create(
+                           rewriter, loc, VectorType::get({perWord}, element),
+                           code));
+      } else if (toFloat)
         code = arith::SIToFPOp::create(
             rewriter, loc, VectorType::get({perWord}, element), code);
       groups.push_back(code);

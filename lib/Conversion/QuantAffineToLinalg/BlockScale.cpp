@@ -170,13 +170,11 @@ Value mlir::quant_affine::emitBlockScale(OpBuilder &b, Location loc,
   k = arith::MaxSIOp::create(b, loc, k, i.c(-127));
   k = arith::MinSIOp::create(b, loc, k, i.c(127));
   Value code = i.select(nanScale, i.c(0xFF), i.add(k, i.c(127)));
-  if (isa<Float8E8M0FNUType>(result)) {
-    Value byte = arith::TruncIOp::create(b, loc, b.getI8Type(), code);
-    return arith::BitcastOp::create(b, loc, result, byte);
-  }
-  // As f32: 2^k (2^-127 a denormal), NaN for 0xFF.
-  Value pattern = i.shl(code, i.c(23));
-  pattern = i.select(i.cmp(P::eq, code, i.c(0)), i.c(0x00400000), pattern);
-  pattern = i.select(nanScale, i.c(0x7FC00000), pattern);
-  return arith::BitcastOp::create(b, loc, f32, pattern);
+  Value byte = arith::TruncIOp::create(b, loc, b.getI8Type(), code);
+  Value e8m0 =
+      arith::BitcastOp::create(b, loc, b.getType<Float8E8M0FNUType>(), byte);
+  // As f32: its value (quant-affine-expand-narrow-floats decodes the extf).
+  if (!isa<Float8E8M0FNUType>(result))
+    return arith::ExtFOp::create(b, loc, f32, e8m0);
+  return e8m0;
 }

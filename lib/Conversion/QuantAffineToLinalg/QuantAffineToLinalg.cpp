@@ -846,7 +846,7 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
 };
 
 /// Lowers block_scale: reduceEncodings, then a linalg.generic computes each
-/// block's scale from max(-min, max) (Utils/BlockScaleFormula.h).
+/// block's scale from max(-min, max) (BlockScale.h).
 struct BlockScaleToLinalg : OpConversionPattern<BlockScaleOp> {
   using OpConversionPattern::OpConversionPattern;
 

@@ -298,18 +298,17 @@ const json::Object *namedEntry(const json::Value &value, std::string &origin,
 
 bool readVersion1Entry(const json::Value &value, std::string origin,
                        AimetEncodingFile &file, std::string &error) {
-  std::string entryName;
-  const json::Object *object = namedEntry(value, origin, entryName, error);
+  std::string name;
+  const json::Object *object = namedEntry(value, origin, name, error);
   if (!object)
     return false;
-  std::optional<std::string> name = entryName;
   EntryReader named(*object, origin, error);
   std::optional<std::string> dtype = named.string("dtype");
   std::optional<int64_t> bitwidth = named.integer("bw");
   if (!dtype || !bitwidth)
     return false;
   AimetEncoding encoding;
-  encoding.name = *name;
+  encoding.name = name;
   encoding.origin = origin;
   std::string kind = llvm::StringRef(*dtype).upper();
   if (kind == "FLOAT") {
@@ -408,11 +407,10 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
 
 bool readVersion2Entry(const json::Value &value, std::string origin,
                        AimetEncodingFile &file, std::string &error) {
-  std::string entryName;
-  const json::Object *object = namedEntry(value, origin, entryName, error);
+  std::string name;
+  const json::Object *object = namedEntry(value, origin, name, error);
   if (!object)
     return false;
-  std::optional<std::string> name = entryName;
   EntryReader named(*object, origin, error);
   std::optional<std::string> dtype = named.string("output_dtype");
   if (!dtype)
@@ -422,7 +420,7 @@ bool readVersion2Entry(const json::Value &value, std::string origin,
     return named.fail("output_dtype '" + *dtype +
                       "' is not supported (int2 to int32, uint1 to uint32)");
   AimetEncoding encoding;
-  encoding.name = *name;
+  encoding.name = name;
   encoding.origin = origin;
   encoding.range = *grid;
   if (named.has("axis")) {

@@ -194,21 +194,26 @@ FailureOr<Value> addChannelBias(GraphImporter &importer, const OnnxNode &node,
       });
 }
 
+/// `result` plus the optional bias (input `index`), one per output channel.
+FailureOr<Value> withOptionalBias(GraphImporter &importer, const OnnxNode &node,
+                                  Value result, size_t index) {
+  std::optional<std::string> biasName = importer.optionalInput(node, index);
+  if (!biasName)
+    return result;
+  FailureOr<GraphValue> bias = importer.get(node, *biasName);
+  if (failed(bias))
+    return failure();
+  return addChannelBias(importer, node, result, bias->value);
+}
+
 /// Sets Conv's or ConvTranspose's output: `result` plus the optional bias
-/// (input 2), one per output channel.
+/// (input 2).
 LogicalResult setWithBias(GraphImporter &importer, const OnnxNode &node,
                           Value result, OnnxType type) {
-  if (std::optional<std::string> biasName = importer.optionalInput(node, 2)) {
-    FailureOr<GraphValue> bias = importer.get(node, *biasName);
-    if (failed(bias))
-      return failure();
-    FailureOr<Value> biased =
-        addChannelBias(importer, node, result, bias->value);
-    if (failed(biased))
-      return failure();
-    result = *biased;
-  }
-  importer.set(node.outputs[0], GraphValue{result, type});
+  FailureOr<Value> biased = withOptionalBias(importer, node, result, 2);
+  if (failed(biased))
+    return failure();
+  importer.set(node.outputs[0], GraphValue{*biased, type});
   return success();
 }
 
@@ -537,14 +542,9 @@ LogicalResult importQLinearConv(GraphImporter &importer, const OnnxNode &node) {
   FailureOr<Value> acc = convolve(importer, node, *x, *w);
   if (failed(acc))
     return failure();
-  if (std::optional<std::string> biasName = importer.optionalInput(node, 8)) {
-    FailureOr<GraphValue> bias = importer.get(node, *biasName);
-    if (failed(bias))
-      return failure();
-    acc = addChannelBias(importer, node, *acc, bias->value);
-    if (failed(acc))
-      return failure();
-  }
+  acc = withOptionalBias(importer, node, *acc, 8);
+  if (failed(acc))
+    return failure();
   OpBuilder &b = importer.builder();
   Location loc = importer.locationOf(node);
   SmallVector<Value> scales;

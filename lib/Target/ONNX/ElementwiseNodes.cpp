@@ -260,32 +260,6 @@ Value castToE8M0(OpBuilder &b, Location loc, Value v, llvm::StringRef mode,
   return arith::BitcastOp::create(b, loc, b.getType<Float8E8M0FNUType>(), byte);
 }
 
-/// A float8e8m0 `v` as the float `target`: 2^(code - 127) in f32 (2^-127
-/// a denormal), NaN for 0xFF, then rounded once to `target`.
-Value castFromE8M0(OpBuilder &b, Location loc, Value v, Type target) {
-  Type i32 = b.getI32Type();
-  auto c = [&](int64_t x) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(x));
-  };
-  Value code = arith::ExtUIOp::create(
-      b, loc, i32, arith::BitcastOp::create(b, loc, b.getI8Type(), v));
-  Value pattern = arith::ShLIOp::create(b, loc, code, c(23));
-  pattern = arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0)),
-      c(0x00400000), pattern);
-  pattern = arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0xFF)),
-      c(0x7FC00000), pattern);
-  Value f = arith::BitcastOp::create(b, loc, b.getF32Type(), pattern);
-  if (target.getIntOrFloatBitWidth() > 32)
-    return arith::ExtFOp::create(b, loc, target, f);
-  if (target.getIntOrFloatBitWidth() < 32)
-    return arith::TruncFOp::create(b, loc, target, f);
-  return f;
-}
-
 LogicalResult importCastTo(GraphImporter &importer, const OnnxNode &node,
                            const GraphValue &input, OnnxType to) {
   OnnxType from = input.type;
@@ -309,7 +283,7 @@ LogicalResult importCastTo(GraphImporter &importer, const OnnxNode &node,
         [&](OpBuilder &b, Location loc, ValueRange x) {
           return to == OnnxType::Float8E8M0
                      ? castToE8M0(b, loc, x[0], mode, saturate)
-                     : castFromE8M0(b, loc, x[0], target);
+                     : Value(arith::ExtFOp::create(b, loc, target, x[0]));
         });
     if (failed(result))
       return failure();

@@ -5,7 +5,8 @@ into one MLIR program that computes every case with quant_affine ops and
 counts the differences:
 
 - the block scale: quant_affine.block_scale (E8M0 bytes, f8E4M3FN bytes,
-  f32 bits), compared with the vector's scale;
+  f32 bits), compared with the vector's scale; an E8M0 scale's arith.extf
+  must equal block_scale's f32 result bit for bit (NaN included);
 - the elements: quant_affine.quantize with the scale in f32 and the
   element's range (codes compared where the vector defines them), and
   quant_affine.dequantize (f32 bits, NaN equal to NaN).
@@ -106,10 +107,21 @@ class Program:
                          "tensor<%dx1xi8>" % n)
             # The scale each element divides by, in f32.
             if scale_type == "f8E8M0FNU":
-                lines.append("  %%sf = quant_affine.block_scale %%xf element %s%s "
-                             "block [1, %d] : (tensor<%dx%dxf32>) -> "
+                # Its value (arith.extf), and the same from an f32 result.
+                lines.append("  %%sf = arith.extf %%s : tensor<%dx1xf8E8M0FNU> "
+                             "to tensor<%dx1xf32>" % (n, n))
+                lines.append("  %%sf32 = quant_affine.block_scale %%xf element "
+                             "%s%s block [1, %d] : (tensor<%dx%dxf32>) -> "
                              "tensor<%dx1xf32>" % (elem_attr, rounding_text,
                                                    block, n, block, n))
+                lines.append("  %%sfb = arith.bitcast %%sf : tensor<%dx1xf32> "
+                             "to tensor<%dx1xi32>" % (n, n))
+                lines.append("  %%sf32b = arith.bitcast %%sf32 : "
+                             "tensor<%dx1xf32> to tensor<%dx1xi32>" % (n, n))
+                lines.append("  %%f32_ne = arith.cmpi ne, %%sfb, %%sf32b : "
+                             "tensor<%dx1xi32>" % n)
+                lines.append("  %%f32_bad = arith.ori %%scale_bad, %%f32_ne : "
+                             "tensor<%dx1xi1>" % n)
             else:
                 effective = [bits(c["block_scale_f32"]) for c in cases]
                 lines.append("  %%eff = arith.constant dense<%s> : "
@@ -134,8 +146,9 @@ class Program:
                          "tensor<%dx1xf32>" % n)
             lines.append("  %%scale_bad = arith.andi %%scale_ne, %%s_num : "
                          "tensor<%dx1xi1>" % n)
-        lines.append("  %%scale_count = func.call @count_2d(%%scale_bad) : "
-                     "(tensor<%dx1xi1>) -> i64" % n)
+        bad = "f32_bad" if scale_type == "f8E8M0FNU" else "scale_bad"
+        lines.append("  %%scale_count = func.call @count_2d(%%%s) : "
+                     "(tensor<%dx1xi1>) -> i64" % (bad, n))
         if element in ELEMENT_TYPES:
             self.elements(lines, cases, element, block)
         else:

@@ -22,6 +22,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -33,6 +34,12 @@ bool isPackedType(Type type);
 /// them is: widths that are a power of two of at least a byte, index, and
 /// the packed types (both bit by bit).
 bool hasVectorMemoryLayout(Type type);
+
+/// The f32 values of narrow float codes (`format`, a float8 or float4
+/// storage type) held zero-extended in i32 lanes: the decoding that
+/// quant-affine-expand-narrow-floats gives arith.extf.
+Value decodeNarrowFloat(PatternRewriter &rewriter, Location loc, Value codes,
+                        FloatType format);
 
 /// The logical sizes of packed buffers' dynamic dims across function
 /// boundaries (DESIGN.md section 9): one index argument (result) per

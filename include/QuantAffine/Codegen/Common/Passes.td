@@ -499,9 +499,13 @@ def QuantAffineExpandNarrowFloatsPass : Pass<"quant-affine-expand-narrow-floats"
       the type's NaN; the FNUZ types turn -0 into +0.
     - `extf` decodes sign, exponent and mantissa (subnormals through an
       exact multiplication), and the type's infinities and NaNs.
+    - `extf` from `f8E8M0FNU` (MX's scale byte c, the value 2^(c - 127)):
+      `c << 23` as f32 bits, 2^-127 (c = 0) as the f32 denormal, NaN for
+      0xFF; then rounded once to f16 or bf16, or widened to f64.
 
-    Scalars and vectors alike; upstream's arith-expand covers only
-    f4E2M1FN and f8E8M0FNU.
+    Also f6E2M3FN, f6E3M2FN and f4E2M1FN. Scalars and vectors alike;
+    upstream's arith-expand covers only f4E2M1FN and f8E8M0FNU (its E8M0
+    `extf` reads code 0 as 0.0, not 2^-127).
   }];
 }
 
@@ -550,9 +554,9 @@ def QuantAffineEmulateNarrowTypesPass
     32-bit words by per-lane shifts rather than upstream's byte shifts and
     interleaves: cheaper where the target shifts each lane by its own
     amount (AVX2, AVX-512, NEON). Packed f4E2M1FN codes extended to a float
-    (MXFP4 weights) are unpacked the same way and decoded in the lanes by
-    integer ops: magnitude `m = code & 7` is 0, 0.5 (`m * (126 << 23)` as f32
-    bits) or, for `m >= 2`, the bits `(m + 252) << 22`; bit 3 is the sign.
+    (MXFP4 weights) are unpacked the same way and decoded in the 32-bit
+    lanes by the decoding `quant-affine-expand-narrow-floats` gives
+    `arith.extf` (`decodeNarrowFloat`), without going back through i4.
     With `byte-pack`, codes computed in
     wider integers are packed by truncating them to bytes and combining the
     bytes of each position in a byte (strided byte shuffles), rather than by
