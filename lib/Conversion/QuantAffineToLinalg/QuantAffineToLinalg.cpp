@@ -874,7 +874,7 @@ struct BlockScaleToLinalg : OpConversionPattern<BlockScaleOp> {
       maps.push_back(AffineMap::get(encodingRank, 0, {}, ctx));
     }
     maps.push_back(same);
-    BlockScaleRule rule = blockScaleRuleOf(op);
+    BlockScaleRule rule = op.getRule();
     auto epilogue = linalg::GenericOp::create(
         rewriter, loc, TypeRange{scaleInit.getType()}, inputs,
         ValueRange{scaleInit}, maps,

@@ -16,7 +16,12 @@ For each group (file, rule, element) it prints a line
 [N, S, C, V] preceded by the group's name (printed by the caller as the
 order of the groups is fixed: see the GROUPS comment in the output).
 
-usage: mx-to-mlir.py DIR > program.mlir
+usage: mx-to-mlir.py [--finite] DIR > program.mlir
+
+--finite leaves out the cases whose block holds an infinity or a NaN: their
+scale is E8M0's NaN, which block_scale's folder leaves to the generated code
+(upstream's arith.extf folder reads it as +inf), so that with --finite every
+E8M0 scale folds.
 """
 import json
 import os
@@ -273,21 +278,28 @@ class Program:
         return "\n".join(out) + "\n"
 
 
+def is_finite(case):
+    return all(bits(v) & 0x7F800000 != 0x7F800000 for v in case["block"])
+
+
 def main():
-    directory = sys.argv[1]
+    finite = sys.argv[1] == "--finite"
+    directory = sys.argv[-1]
+    keep = is_finite if finite else (lambda case: True)
     program = Program()
     with open(os.path.join(directory, "mx_e8m0.json")) as f:
         mx = json.load(f)
     for rule in mx["rules"]:
         for element in mx["elements"]:
             cases = [c for c in mx["cases"]
-                     if c["rule"] == rule and c["element"] == element]
+                     if c["rule"] == rule and c["element"] == element
+                     and keep(c)]
             program.group("mx %s %s" % (rule, element), cases, "f8E8M0FNU",
                           mx["block_size"], element, rule)
     with open(os.path.join(directory, "nvfp4_e4m3.json")) as f:
         nv = json.load(f)
-    one = [c for c in nv["cases"] if "per_tensor_scale" not in c]
-    two = [c for c in nv["cases"] if "per_tensor_scale" in c]
+    one = [c for c in nv["cases"] if "per_tensor_scale" not in c and keep(c)]
+    two = [c for c in nv["cases"] if "per_tensor_scale" in c and keep(c)]
     program.group("nvfp4 one-level", one, "f8E4M3FN", nv["block_size"],
                   "f4E2M1FN", None)
     program.group("nvfp4 two-level", two, "f8E4M3FN", nv["block_size"],
@@ -302,7 +314,8 @@ def main():
     zero_scale = ("zero", "signed_zero", "tiny_amax_scale_zero")
     for element in fp8["elements"]:
         cases = [c for c in fp8["cases"]
-                 if c["element"] == element and c["tag"] not in zero_scale]
+                 if c["element"] == element and c["tag"] not in zero_scale
+                 and keep(c)]
         program.group("fp8-block %s" % element, cases, "f32",
                       fp8["block_size"], element, None)
     sys.stdout.write(program.emit())

@@ -7,33 +7,19 @@
 //===----------------------------------------------------------------------===//
 //
 // The scale quant_affine.block_scale computes for one block, from the
-// block's minimum and maximum, as scalar arith ops (integer ops on the f32
-// bits of amax for the power-of-two rules, so that every rule is exact).
+// block's minimum and maximum, as scalar arith ops (BlockScaleFormula.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANT_AFFINE_CONVERSION_QUANTAFFINETOLINALG_BLOCKSCALE_H
 #define QUANT_AFFINE_CONVERSION_QUANTAFFINETOLINALG_BLOCKSCALE_H
 
-#include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/BlockScaleFormula.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
 namespace quant_affine {
-
-/// What block_scale computes: the element format's limits, the rounding
-/// rule for power-of-two scales (empty: amax / max).
-struct BlockScaleRule {
-  std::string rounding;
-  double maxElement = 0;
-  int64_t emaxElement = 0;
-  /// The element's mantissa bits, which torchao's EVEN rounds amax to.
-  int64_t mantissaBits = 0;
-};
-
-/// The rule of `op`.
-BlockScaleRule blockScaleRuleOf(BlockScaleOp op);
 
 /// One block's scale of type `result` from its minimum `min` and maximum
 /// `max` (f16, bf16 or f32 scalars), and the f32 `tensorScale` of two-level

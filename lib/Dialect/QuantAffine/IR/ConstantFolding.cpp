@@ -21,6 +21,7 @@
 #include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Formula.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -221,6 +222,157 @@ struct NativeArith {
 
 /// Whether NativeArith is exact for an op: compute type f32 or f64, every
 /// float operand and the result f32 or f64, integers at most 32 bits.
+/// Each encoding's minimum and maximum of the constant `dense` (NaN
+/// propagates, -0 < +0), in double: it holds every f16, bf16, f32 and f64
+/// value exactly, so the extremes are the input's own values. Element j's
+/// encoding is sum_d floor(j_d / B_d) * stride_d over the trailing dims,
+/// kept without allocating per element (large weights fold in well under a
+/// second).
+void encodingExtremes(DenseElementsAttr dense, ArrayRef<int64_t> scaleShape,
+                      std::optional<ArrayRef<int64_t>> blockSize,
+                      SmallVectorImpl<double> &mins,
+                      SmallVectorImpl<double> &maxs) {
+  auto inputType = cast<RankedTensorType>(dense.getType());
+  ArrayRef<int64_t> shape = inputType.getShape();
+  auto elementType = cast<FloatType>(inputType.getElementType());
+  const double inf = std::numeric_limits<double>::infinity();
+  int64_t encodings = computeProduct(scaleShape);
+  mins.assign(encodings, inf);
+  maxs.assign(encodings, -inf);
+  SmallVector<int64_t> blocks = resolveBlockSizes(shape, scaleShape, blockSize);
+  SmallVector<int64_t> scaleStrides = computeStrides(scaleShape);
+  int64_t rank = shape.size(), k = scaleShape.size();
+  auto update = [](double &low, double &high, double v) {
+    if (std::isnan(v) || std::isnan(low)) {
+      low = high = std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
+    if (v < low || (v == low && std::signbit(v)))
+      low = v;
+    if (v > high || (v == high && !std::signbit(v)))
+      high = v;
+  };
+  auto reduce = [&](auto values) {
+    SmallVector<int64_t> index(rank, 0);
+    int64_t count = inputType.getNumElements();
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t e = 0;
+      for (int64_t d = 0; d < k; ++d)
+        e += index[rank - k + d] / blocks[d] * scaleStrides[d];
+      update(mins[e], maxs[e], values(j));
+      for (int64_t d = rank - 1; d >= 0 && ++index[d] == shape[d]; --d)
+        index[d] = 0;
+    }
+  };
+  bool splat = dense.isSplat();
+  if (elementType.isF32()) {
+    auto values = dense.getValues<float>();
+    reduce([&](int64_t j) { return double(values[splat ? 0 : j]); });
+  } else if (elementType.isF64()) {
+    auto values = dense.getValues<double>();
+    reduce([&](int64_t j) { return values[splat ? 0 : j]; });
+  } else {
+    // f16 and bf16: widened to double, exactly.
+    auto values = dense.getValues<llvm::APFloat>();
+    reduce([&](int64_t j) {
+      bool losesInfo;
+      llvm::APFloat v = values[splat ? 0 : j];
+      (void)v.convert(llvm::APFloat::IEEEdouble(),
+                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      return v.convertToDouble();
+    });
+  }
+}
+
+/// Utils/BlockScaleFormula.h's steps on constants: f32 values in APFloat,
+/// i32 values in APInt, each rounded as the lowered code rounds.
+struct BlockScaleEvaluator {
+  using Value = Scalar;
+  static constexpr auto kRNE = llvm::APFloat::rmNearestTiesToEven;
+
+  static Value ofFloat(llvm::APFloat f) {
+    Scalar r;
+    r.f = std::move(f);
+    return r;
+  }
+  static Value ofInt(llvm::APInt i) {
+    Scalar r;
+    r.i = std::move(i);
+    return r;
+  }
+  Value toF32(Value v) const {
+    bool losesInfo;
+    (void)v.f.convert(llvm::APFloat::IEEEsingle(), kRNE, &losesInfo);
+    return v;
+  }
+  Value negF(Value v) const {
+    v.f.changeSign();
+    return v;
+  }
+  Value maximumF(const Value &x, const Value &y) const {
+    return ofFloat(llvm::maximum(x.f, y.f));
+  }
+  Value minimumF(const Value &x, const Value &y) const {
+    return ofFloat(llvm::minimum(x.f, y.f));
+  }
+  Value divF(Value x, const Value &y) const {
+    (void)x.f.divide(y.f, kRNE);
+    return x;
+  }
+  Value f32(float v) const { return ofFloat(llvm::APFloat(v)); }
+  /// As arith.truncf is lowered: to f8E4M3FN every NaN is its one positive
+  /// NaN code (quant-affine-expand-narrow-floats).
+  Value truncF(Value v, Type to) const {
+    auto type = cast<FloatType>(to);
+    if (v.f.isNaN() && isa<Float8E4M3FNType>(to))
+      return ofFloat(llvm::APFloat::getNaN(type.getFloatSemantics()));
+    bool losesInfo;
+    (void)v.f.convert(type.getFloatSemantics(), kRNE, &losesInfo);
+    return v;
+  }
+  Value bitsOf(const Value &v) const { return ofInt(v.f.bitcastToAPInt()); }
+  Value i32(int64_t v) const {
+    return ofInt(llvm::APInt(32, static_cast<uint64_t>(v), /*isSigned=*/true));
+  }
+  Value andI(const Value &x, const Value &y) const { return ofInt(x.i & y.i); }
+  Value orI(const Value &x, const Value &y) const { return ofInt(x.i | y.i); }
+  Value addI(const Value &x, const Value &y) const { return ofInt(x.i + y.i); }
+  Value subI(const Value &x, const Value &y) const { return ofInt(x.i - y.i); }
+  Value shrUI(const Value &x, const Value &y) const {
+    return ofInt(x.i.lshr(y.i));
+  }
+  Value shlI(const Value &x, const Value &y) const {
+    return ofInt(x.i.shl(y.i));
+  }
+  Value maxSI(const Value &x, const Value &y) const {
+    return x.i.sgt(y.i) ? x : y;
+  }
+  Value minSI(const Value &x, const Value &y) const {
+    return x.i.slt(y.i) ? x : y;
+  }
+  Value ctlz(const Value &v) const {
+    return ofInt(llvm::APInt(32, v.i.countl_zero()));
+  }
+  Value cmpI(arith::CmpIPredicate p, const Value &x, const Value &y) const {
+    return ofInt(llvm::APInt(1, arith::applyCmpPredicate(p, x.i, y.i)));
+  }
+  Value extUI(const Value &flag) const { return ofInt(flag.i.zext(32)); }
+  Value select(const Value &flag, const Value &x, const Value &y) const {
+    return flag.i.getBoolValue() ? x : y;
+  }
+  Value e8m0(const Value &code) const {
+    return ofFloat(
+        llvm::APFloat(llvm::APFloat::Float8E8M0FNU(), code.i.trunc(8)));
+  }
+  /// E8M0's values, 2^-127 included, are f32 values; NaN is f32's quiet
+  /// NaN, as the lowered extf makes it.
+  Value e8m0ToF32(const Value &v) const {
+    if (v.f.isNaN())
+      return ofFloat(llvm::APFloat::getQNaN(llvm::APFloat::IEEEsingle()));
+    return toF32(v);
+  }
+};
+
 bool nativeIsExact(FloatType compute, ArrayRef<Type> elems) {
   if (!compute.isF32() && !compute.isF64())
     return false;
@@ -403,64 +555,15 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
   if (!dense || !inputType.hasStaticShape() || !scaleType.hasStaticShape() ||
       inputType.getNumElements() > maxElements)
     return failure();
-  ArrayRef<int64_t> shape = inputType.getShape();
   SmallVector<int64_t> scaleShape = llvm::to_vector(scaleType.getShape());
   int64_t encodings = scaleType.getNumElements();
   if (encodings == 0 || inputType.getNumElements() == 0)
     return failure(); // an encoding of no elements has no minimum
 
-  // 1. Each encoding's minimum and maximum (NaN propagates, -0 < +0), in
-  // double: it holds every f16, bf16, f32 and f64 value exactly, so the
-  // extremes are the input's own values. Element j's encoding is
-  // sum_d floor(j_d / B_d) * stride_d over the trailing dims, kept without
-  // allocating per element (large weights fold in well under a second).
+  // 1. Each encoding's minimum and maximum.
   auto elementType = cast<FloatType>(inputType.getElementType());
-  const double inf = std::numeric_limits<double>::infinity();
-  SmallVector<double> mins(encodings, inf), maxs(encodings, -inf);
-  SmallVector<int64_t> blocks =
-      resolveBlockSizes(shape, scaleShape, op.getBlockSizeArray());
-  SmallVector<int64_t> scaleStrides = computeStrides(scaleShape);
-  int64_t rank = shape.size(), k = scaleShape.size();
-  auto update = [](double &low, double &high, double v) {
-    if (std::isnan(v) || std::isnan(low)) {
-      low = high = std::numeric_limits<double>::quiet_NaN();
-      return;
-    }
-    if (v < low || (v == low && std::signbit(v)))
-      low = v;
-    if (v > high || (v == high && !std::signbit(v)))
-      high = v;
-  };
-  auto reduce = [&](auto values) {
-    SmallVector<int64_t> index(rank, 0);
-    int64_t count = inputType.getNumElements();
-    for (int64_t j = 0; j < count; ++j) {
-      int64_t e = 0;
-      for (int64_t d = 0; d < k; ++d)
-        e += index[rank - k + d] / blocks[d] * scaleStrides[d];
-      update(mins[e], maxs[e], values(j));
-      for (int64_t d = rank - 1; d >= 0 && ++index[d] == shape[d]; --d)
-        index[d] = 0;
-    }
-  };
-  bool splat = dense.isSplat();
-  if (elementType.isF32()) {
-    auto values = dense.getValues<float>();
-    reduce([&](int64_t j) { return double(values[splat ? 0 : j]); });
-  } else if (elementType.isF64()) {
-    auto values = dense.getValues<double>();
-    reduce([&](int64_t j) { return values[splat ? 0 : j]; });
-  } else {
-    // f16 and bf16: widened to double, exactly.
-    auto values = dense.getValues<llvm::APFloat>();
-    reduce([&](int64_t j) {
-      bool losesInfo;
-      llvm::APFloat v = values[splat ? 0 : j];
-      (void)v.convert(llvm::APFloat::IEEEdouble(),
-                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-      return v.convertToDouble();
-    });
-  }
+  SmallVector<double> mins, maxs;
+  encodingExtremes(dense, scaleShape, op.getBlockSizeArray(), mins, maxs);
 
   // 2. The epilogue, by the formula the lowering emits: for f32 and f64
   // inputs in hardware doubles rounded per step, as for the quantizers
@@ -510,6 +613,54 @@ LogicalResult mlir::quant_affine::foldComputeEncodingConstants(
   results.push_back(DenseElementsAttr::get(scaleType, scales));
   results.push_back(DenseElementsAttr::get(offsetType, offsets));
   return success();
+}
+
+Attribute mlir::quant_affine::foldBlockScaleConstants(BlockScaleOp op,
+                                                      Attribute input,
+                                                      Attribute tensorScale,
+                                                      int64_t maxElements) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(input);
+  auto inputType = op.getInput().getType();
+  auto scaleType = cast<RankedTensorType>(op.getScale().getType());
+  if (!dense || !inputType.hasStaticShape() || !scaleType.hasStaticShape() ||
+      inputType.getNumElements() > maxElements ||
+      inputType.getNumElements() == 0 || scaleType.getNumElements() == 0)
+    return {};
+  BlockScaleEvaluator arith;
+  Scalar perTensor;
+  if (op.getTensorScale()) {
+    auto given = dyn_cast_or_null<DenseElementsAttr>(tensorScale);
+    if (!given)
+      return {};
+    perTensor.f = *given.getValues<llvm::APFloat>().begin();
+  }
+  SmallVector<double> mins, maxs;
+  encodingExtremes(dense, scaleType.getShape(), op.getBlockSize(), mins, maxs);
+  // The extremes are values of the input type, exact in it.
+  auto elementType = cast<FloatType>(inputType.getElementType());
+  auto inInputType = [&](double v) {
+    return convertAsGenerated(llvm::APFloat(v), elementType);
+  };
+  BlockScaleRule rule = op.getRule();
+  Type result = scaleType.getElementType();
+  SmallVector<llvm::APFloat> scales;
+  scales.reserve(mins.size());
+  for (auto [low, high] : llvm::zip(mins, maxs)) {
+    llvm::APFloat scale =
+        blockScaleFormula(arith, rule,
+                          BlockScaleEvaluator::ofFloat(inInputType(low)),
+                          BlockScaleEvaluator::ofFloat(inInputType(high)),
+                          op.getTensorScale() != nullptr, perTensor, result)
+            .f;
+    // Upstream's arith.extf folder reads E8M0's NaN (0xFF) as +inf (LLVM's
+    // APFloat conversion), where the lowered extf gives NaN: a folded NaN
+    // E8M0 scale would change the program's numbers at the next
+    // -canonicalize. Such blocks are left to the generated code.
+    if (scale.isNaN() && isa<Float8E8M0FNUType>(result))
+      return {};
+    scales.push_back(std::move(scale));
+  }
+  return DenseElementsAttr::get(scaleType, scales);
 }
 
 Attribute mlir::quant_affine::foldFloatQDQConstants(

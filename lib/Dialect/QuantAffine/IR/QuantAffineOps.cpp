@@ -348,6 +348,26 @@ BlockScaleOp::elementLimits(Type element) {
   return std::nullopt;
 }
 
+BlockScaleRule BlockScaleOp::getRule() {
+  BlockScaleRule rule;
+  if (auto rounding = getRoundingAttr())
+    rule.rounding = rounding.getValue().str();
+  auto [maxElement, emaxElement] = *elementLimits(getElement());
+  rule.maxElement = maxElement;
+  rule.emaxElement = emaxElement;
+  if (auto floatType = dyn_cast<FloatType>(getElement()))
+    rule.mantissaBits = floatType.getFPMantissaWidth() - 1;
+  else
+    rule.mantissaBits = 6; // MXINT8: 6 fraction bits below the units
+  return rule;
+}
+
+OpFoldResult BlockScaleOp::fold(FoldAdaptor adaptor) {
+  return foldBlockScaleConstants(*this, adaptor.getInput(),
+                                 adaptor.getTensorScale(),
+                                 kCanonicalizeFoldLimit);
+}
+
 LogicalResult BlockScaleOp::verify() {
   Operation *operation = getOperation();
   if (!elementLimits(getElement()))

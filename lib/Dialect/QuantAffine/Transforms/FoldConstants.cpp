@@ -26,6 +26,29 @@ namespace quant_affine {
 using namespace mlir;
 
 namespace {
+/// Folds the arith.extf users of a folded block scale (the MX idiom reads
+/// E8M0 scales as f32 through one), so that the quantizers they feed see
+/// constants.
+void foldCastsOf(OpBuilder &builder, Value constant) {
+  Attribute value;
+  if (!matchPattern(constant, m_Constant(&value)))
+    return;
+  for (Operation *user : llvm::make_early_inc_range(constant.getUsers())) {
+    auto extf = dyn_cast<arith::ExtFOp>(user);
+    SmallVector<OpFoldResult> results;
+    if (!extf || failed(extf->fold({value}, results)) || results.size() != 1)
+      continue;
+    auto folded =
+        dyn_cast_or_null<TypedAttr>(dyn_cast_if_present<Attribute>(results[0]));
+    if (!folded)
+      continue;
+    builder.setInsertionPoint(extf);
+    extf.replaceAllUsesWith(
+        arith::ConstantOp::create(builder, extf.getLoc(), folded).getResult());
+    extf.erase();
+  }
+}
+
 struct QuantAffineFoldConstantsPass
     : quant_affine::impl::QuantAffineFoldConstantsPassBase<
           QuantAffineFoldConstantsPass> {
@@ -56,7 +79,8 @@ struct QuantAffineFoldConstantsPass
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<quant_affine::QuantizerOpInterface,
-              quant_affine::ComputeEncodingOp, quant_affine::FloatQDQOp>(op))
+              quant_affine::ComputeEncodingOp, quant_affine::BlockScaleOp,
+              quant_affine::FloatQDQOp>(op))
         ops.push_back(op);
     });
     OpBuilder builder(&getContext());
@@ -84,6 +108,20 @@ struct QuantAffineFoldConstantsPass
         operands.push_back(attr);
       }
       Attribute result;
+      if (auto blockScale = dyn_cast<quant_affine::BlockScaleOp>(op)) {
+        result = quant_affine::foldBlockScaleConstants(
+            blockScale, operands[0],
+            operands.size() > 1 ? operands[1] : nullptr, maxElements);
+        if (auto folded = dyn_cast_or_null<TypedAttr>(result)) {
+          builder.setInsertionPoint(op);
+          Value constant =
+              arith::ConstantOp::create(builder, op->getLoc(), folded);
+          op->getResult(0).replaceAllUsesWith(constant);
+          op->erase();
+          foldCastsOf(builder, constant);
+        }
+        continue;
+      }
       if (auto floatQdq = dyn_cast<quant_affine::FloatQDQOp>(op))
         result = quant_affine::foldFloatQDQConstants(floatQdq, operands,
                                                      maxElements);

@@ -32,6 +32,7 @@ constexpr int64_t kMaxMaterializedElements = (int64_t{1} << 32) - 1;
 
 class QuantizerOpInterface;
 class ComputeEncodingOp;
+class BlockScaleOp;
 class FloatQDQOp;
 struct FloatFormat;
 
@@ -57,6 +58,14 @@ LogicalResult
 foldComputeEncodingConstants(ComputeEncodingOp op, Attribute input,
                              int64_t maxElements,
                              llvm::SmallVectorImpl<OpFoldResult> &results);
+
+/// Evaluates a block_scale of the constant `input` (dense elements of a
+/// static shape with at most `maxElements` elements) and `tensorScale` (when
+/// the op has one) with the formula of Utils/BlockScaleFormula.h in
+/// APFloat/APInt: exactly the bits the generated code computes. Returns null
+/// when an operand is not constant or the input is larger.
+Attribute foldBlockScaleConstants(BlockScaleOp op, Attribute input,
+                                  Attribute tensorScale, int64_t maxElements);
 
 /// Evaluates a float_qdq of a constant input (and maxval) with the formula of
 /// Utils/FloatFormula.h in APFloat: exactly the bits the generated code

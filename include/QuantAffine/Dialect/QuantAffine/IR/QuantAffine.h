@@ -10,6 +10,7 @@
 #define QUANT_AFFINE_DIALECT_QUANTAFFINE_IR_QUANTAFFINE_H
 
 #include "QuantAffine/Dialect/QuantAffine/IR/ConstantFolding.h"
+#include "QuantAffine/Dialect/QuantAffine/Utils/BlockScaleFormula.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/Encoding.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/FloatFormula.h"

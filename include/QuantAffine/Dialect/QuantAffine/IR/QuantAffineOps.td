@@ -549,12 +549,17 @@ def QuantAffine_BlockScaleOp : QuantAffine_Op<"block_scale", [Pure]> {
   }];
 
   let hasVerifier = 1;
+  // Constant folding (up to kCanonicalizeFoldLimit input elements) by the
+  // formula the lowering emits (Utils/BlockScaleFormula.h).
+  let hasFolder = 1;
 
   let extraClassDeclaration = [{
     /// The element format's largest value and the exponent of its binade,
     /// or nothing for a type that is not one.
     static std::optional<std::pair<double, int64_t>>
     elementLimits(::mlir::Type element);
+    /// The rule BlockScaleFormula.h evaluates for this op.
+    ::mlir::quant_affine::BlockScaleRule getRule();
   }];
 }
 

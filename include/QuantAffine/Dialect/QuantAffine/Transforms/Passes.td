@@ -20,12 +20,14 @@ include "mlir/Pass/PassBase.td"
 def QuantAffineFoldConstantsPass : Pass<"quant-affine-fold-constants"> {
   let summary = "Fold quant_affine ops on constants of any size";
   let description = [{
-    Replaces every `quantize`, `dequantize`, `qdq` and `float_qdq` whose
-    operands are constants with an `arith.constant`, computed by the op
-    folders' evaluator
-    (the formula template the generated code uses, in APFloat), without the
-    size limit of `-canonicalize` (65,536 elements). Use it to quantize
-    weights ahead of time.
+    Replaces every `quantize`, `dequantize`, `qdq`, `float_qdq`,
+    `compute_encoding` and `block_scale` whose operands are constants with
+    an `arith.constant`, computed by the op folders' evaluator (the formula
+    template the generated code uses, in APFloat), without the size limit
+    of `-canonicalize` (65,536 elements). Use it to quantize weights ahead
+    of time. Calibrations fold first, in program order, so that the
+    quantizers they feed see constants; a folded `block_scale`'s
+    `arith.extf` users (the MX idiom's f32 scale) are folded with it.
 
     A splat input with splat (or per-tensor) scale and offset folds to a
     splat in constant time, whatever its size. Other results are computed
