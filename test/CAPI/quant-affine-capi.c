@@ -222,7 +222,8 @@ int main(void) {
   // CHECK: pipeline: success
   // CHECK-NOT: quant_affine.
   // CHECK: llvm.func @quantizers(
-  // CHECK: llvm.fdiv {{.*}} : vector<8xf32>
+  // The quantize's reciprocal, once per block of 32.
+  // CHECK: llvm.fdiv {{.*}} : vector<1xf32>
   // CHECK: llvm.fptosi {{.*}} : vector<8xf32> to vector<8xi8>
   // CHECK: llvm.fdiv {{.*}} : vector<8xf64>
   // CHECK: llvm.return

@@ -180,8 +180,11 @@ linalg::GenericOp findRowReduction(Value value, RowFusion &fusion,
   }
   if (!isAllParallel(op))
     return {};
+  // Rank-0 inputs (NVFP4's tensor scale) are read whole by every tile.
   for (OpOperand &operand : op->getOpOperands())
-    if (!leadsWithLoop(op, operand, 0))
+    if (!leadsWithLoop(op, operand, 0) &&
+        !(op.isDpsInput(&operand) &&
+          op.getMatchingIndexingMap(&operand).getNumResults() == 0))
       return {};
   for (OpOperand *input : op.getDpsInputOperands())
     if (linalg::GenericOp found =

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/NarrowBroadcasts.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
@@ -457,6 +458,7 @@ struct QuantAffineVectorizePass
       (void)vectorizeAndReplace(rewriter, tile, vectorSizes);
     }
     repairTransferMasks(rewriter, getOperation());
+    quant_affine::narrowBroadcastComputations(getOperation());
     hoistInvariantVectors(getOperation());
   }
 

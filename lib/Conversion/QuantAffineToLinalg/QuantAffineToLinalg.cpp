@@ -31,6 +31,7 @@
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/BlockScale.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/RuntimeChecks.h"
+#include "QuantAffine/Dialect/QuantAffine/IR/PowerOfTwoScales.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/ShapeChecks.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/CalibrationFormula.h"
@@ -923,6 +924,13 @@ struct ConvertQuantAffineToLinalgPass
     });
     if (wrongShapes)
       return signalPassFailure();
+
+    // Power-of-two scales (microscaling) multiply by their reciprocal: the
+    // same bits without a division per element (PowerOfTwoScales.h).
+    getOperation()->walk([&](QuantizerOpInterface op) {
+      if (canMultiplyByReciprocal(op))
+        op->setAttr("reciprocal", UnitAttr::get(&getContext()));
+    });
 
     ConversionTarget target(getContext());
     target.addLegalDialect<arith::ArithDialect, math::MathDialect,

@@ -136,8 +136,8 @@ auto blockScaleFormula(Arith &a, const BlockScaleRule &rule, F min, F max,
     auto atLeast = a.cmpI(P::sge, significand, a.i32(maxSignificand));
     auto base = a.subI(ea, a.i32(maxExponent));
     if (rule.rounding == "rceil") {
-      k = a.addI(base, a.extUI(a.cmpI(P::sgt, significand,
-                                      a.i32(maxSignificand))));
+      k = a.addI(base,
+                 a.extUI(a.cmpI(P::sgt, significand, a.i32(maxSignificand))));
     } else {
       // q = amax / max = (S / Sm) 2^base, j = floor(log2 q) = base - 1 + [S
       // >= Sm]; up when (q / 2^j)^2 >= 2: S^2 >= 2 Sm^2 when S >= Sm, else
