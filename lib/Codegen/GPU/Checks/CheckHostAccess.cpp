@@ -166,7 +166,9 @@ struct QuantAffineCheckHostAccessPass
                                                  : WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    // Only looked: the IR need not be verified again.
+    markAllAnalysesPreserved();
   }
 };
 
