@@ -183,9 +183,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // a few rows at a time: the second read hits the cache.
   pm.addNestedPass<func::FuncOp>(createQuantAffineFuseReductionRowsPass());
   // The encodings those loops yield, into the caller's buffers too.
-  pm.addNestedPass<func::FuncOp>(
-      createQuantAffineGuardEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  addEmptyTensorEliminationStage(pm, /*prepareDestinations=*/false);
   // Min-max reductions (compute_encoding's statistics) split into lanes.
   QuantAffineVectorizeReductionsPassOptions reductions;
   reductions.lanes = strategy.reductionLanes;

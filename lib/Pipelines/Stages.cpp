@@ -77,13 +77,24 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   // destinations for tensor.empty. Blocked results are collapsed from an
   // expanded shape, so that reshape first moves onto the destination.
   pm.addNestedPass<func::FuncOp>(createQuantAffineReshapeDestinationsPass());
+  addEmptyTensorEliminationStage(pm, /*prepareDestinations=*/true);
+}
+
+void mlir::quant_affine::addEmptyTensorEliminationStage(
+    OpPassManager &pm, bool prepareDestinations) {
+  // CSE has made one tensor.empty the destination of many ops; apart again,
+  // One-Shot Analysis is linear in their number (BufferizationPrep.cpp).
+  pm.addNestedPass<func::FuncOp>(createQuantAffineUnshareEmptyTensorsPass());
   // Empty-tensor elimination runs One-Shot Analysis, which fails on a
   // materialize_in_destination it cannot bufferize in place; such ops are
   // relaxed first (BufferizationPrep.cpp).
-  pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
+  if (prepareDestinations)
+    pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
   pm.addNestedPass<func::FuncOp>(
       createQuantAffineGuardEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  // Upstream's, where there may be something to eliminate: its One-Shot
+  // Analysis of the whole module grows faster than the program.
+  pm.addPass(createQuantAffineEliminateEmptyTensorsPass());
 }
 
 void mlir::quant_affine::addVectorizeStage(
@@ -93,8 +104,16 @@ void mlir::quant_affine::addVectorizeStage(
   // deallocation would otherwise insert ops into vector.mask regions, which
   // allow only one.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
-  // Marks reads in bounds, and merges what tiling repeats per tile.
-  addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
+  // Marks reads in bounds, and merges what tiling repeats per tile. Tile
+  // loops' destinations become alloc_tensor first: merged by CSE, they
+  // would make it compare every loop with all others of the same bounds
+  // (BufferizationPrep.cpp).
+  OpPassManager &function = pm.nest<func::FuncOp>();
+  function.addPass(createCanonicalizerPass());
+  QuantAffineUnshareEmptyTensorsPassOptions allocate;
+  allocate.allocTensors = true;
+  function.addPass(createQuantAffineUnshareEmptyTensorsPass(allocate));
+  function.addPass(createCSEPass());
 }
 
 void mlir::quant_affine::addInPlaceBufferizationStage(
@@ -102,6 +121,8 @@ void mlir::quant_affine::addInPlaceBufferizationStage(
     const QuantAffineReductionLoopsPassOptions &reductionLoops) {
   // materialize_in_destination into a tensor: in place where the analysis
   // allows it, into a new buffer where it cannot (BufferizationPrep.cpp).
+  // Destinations apart again after the vectorize stage's CSE.
+  pm.addNestedPass<func::FuncOp>(createQuantAffineUnshareEmptyTensorsPass());
   pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
   pm.addPass(bufferization::createOneShotBufferizePass(
       getInPlaceBufferizePassOptions()));

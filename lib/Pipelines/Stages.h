@@ -28,6 +28,13 @@ void addFunctionCleanup(OpPassManager &pm, bool cse = false);
 /// linalg.generic ops whose results go to the caller's buffers.
 void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
 
+/// Each use of a tensor.empty given its own (with `prepareDestinations`,
+/// tensor destinations prepared for One-Shot Analysis), unsafe chains
+/// guarded, then eliminate-empty-tensors: what is computed for a
+/// destination is computed in it.
+void addEmptyTensorEliminationStage(OpPassManager &pm,
+                                    bool prepareDestinations);
+
 /// Tiles and vectorizes on tensors (quant-affine-vectorize with `options`),
 /// then lowers vector masks and cleans up each function.
 void addVectorizeStage(OpPassManager &pm,

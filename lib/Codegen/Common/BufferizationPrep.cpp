@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Three passes the pipelines run around bufferization, each working around a
-// limitation of upstream MLIR 22 (the third, guard-empty-tensor-elimination,
-// is described at its class):
+// Four passes the pipelines run around bufferization, each working around a
+// limitation of upstream MLIR 22 (guard-empty-tensor-elimination and
+// unshare-empty-tensors are described at their classes):
 //
 // quant-affine-prepare-tensor-destinations (before one-shot bufferization)
 //   `%r = bufferization.materialize_in_destination %y in %d` with a tensor
@@ -53,13 +53,17 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SubsetOpInterface.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEPREPARETENSORDESTINATIONSPASS
 #define GEN_PASS_DEF_QUANTAFFINEGUARDEMPTYTENSORELIMINATIONPASS
 #define GEN_PASS_DEF_QUANTAFFINELOCALIZEREGIONRESULTSPASS
+#define GEN_PASS_DEF_QUANTAFFINEUNSHAREEMPTYTENSORSPASS
+#define GEN_PASS_DEF_QUANTAFFINEELIMINATEEMPTYTENSORSPASS
 #include "QuantAffine/Codegen/Common/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
@@ -273,6 +277,114 @@ struct GuardEmptyTensorEliminationPass
       rewriter.replaceOpWithNewOp<bufferization::AllocTensorOp>(
           empty, empty.getType(), empty.getDynamicSizes());
     }
+  }
+};
+
+/// One-Shot Analysis treats the destinations of all users of one
+/// tensor.empty as one alias set and checks every write into it against
+/// every other use: quadratic in the number of users, which CSE makes every
+/// op of a long chain. Each use after the first gets a clone of its own.
+struct UnshareEmptyTensorsPass
+    : quant_affine::impl::QuantAffineUnshareEmptyTensorsPassBase<
+          UnshareEmptyTensorsPass> {
+
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<tensor::EmptyOp> shared;
+    getOperation()->walk([&](tensor::EmptyOp empty) {
+      if (allocTensors ? !empty->use_empty()
+                       : !empty->hasOneUse() && !empty->use_empty())
+        shared.push_back(empty);
+    });
+    if (shared.empty())
+      return markAllAnalysesPreserved();
+    IRRewriter rewriter(&getContext());
+    if (allocTensors) {
+      for (tensor::EmptyOp empty : shared) {
+        rewriter.setInsertionPoint(empty);
+        rewriter.replaceOpWithNewOp<bufferization::AllocTensorOp>(
+            empty, empty.getType(), empty.getDynamicSizes());
+      }
+      return;
+    }
+    // Each use gets a clone right before its op (or the op's ancestor in the
+    // empty's block): what it becomes is allocated where it is first needed.
+    for (tensor::EmptyOp empty : shared) {
+      Block *block = empty->getBlock();
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : empty->getUses())
+        uses.push_back(&use);
+      for (OpOperand *use : uses) {
+        rewriter.setInsertionPoint(
+            block->findAncestorOpInBlock(*use->getOwner()));
+        use->set(rewriter.clone(*empty)->getResult(0));
+      }
+      rewriter.eraseOp(empty);
+    }
+  }
+};
+
+/// Whether a tensor.empty is on `source`'s destination chain, followed as
+/// GuardEmptyTensorEliminationPass follows it (a superset of upstream's
+/// chain). Values in `visited` were followed before and are not again.
+bool reachesEmptyTensor(Value source, llvm::SmallPtrSetImpl<Value> &visited) {
+  SmallVector<Value> worklist = {source};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    Operation *def = value.getDefiningOp();
+    if (!def) {
+      // A region's argument: what its op is given.
+      def = cast<BlockArgument>(value).getOwner()->getParentOp();
+      if (!def)
+        continue;
+      for (Value operand : def->getOperands())
+        if (isa<TensorType>(operand.getType()))
+          worklist.push_back(operand);
+      continue;
+    }
+    if (isa<tensor::EmptyOp>(def))
+      return true;
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      if (OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(value)))
+        worklist.push_back(init->get());
+      continue;
+    }
+    for (Value operand : def->getOperands())
+      if (isa<TensorType>(operand.getType()))
+        worklist.push_back(operand);
+    for (Region &region : def->getRegions())
+      for (Block &block : region)
+        if (block.mightHaveTerminator())
+          for (Value operand : block.getTerminator()->getOperands())
+            if (isa<TensorType>(operand.getType()))
+              worklist.push_back(operand);
+  }
+  return false;
+}
+
+struct EliminateEmptyTensorsPass
+    : quant_affine::impl::QuantAffineEliminateEmptyTensorsPassBase<
+          EliminateEmptyTensorsPass> {
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::SmallPtrSet<Value, 16> visited;
+    WalkResult found = module->walk([&](SubsetInsertionOpInterface op) {
+      return reachesEmptyTensor(op.getSourceOperand().get(), visited)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (!found.wasInterrupted()) {
+      markAllAnalysesPreserved();
+      return;
+    }
+    OpPassManager upstream(ModuleOp::getOperationName());
+    upstream.addPass(bufferization::createEmptyTensorEliminationPass());
+    if (failed(runPipeline(upstream, module)))
+      signalPassFailure();
   }
 };
 

@@ -59,7 +59,9 @@ struct QuantAffineCheckLoweredPass
       return WalkResult::skip();
     });
     if (failed)
-      signalPassFailure();
+      return signalPassFailure();
+    // Only looked: the output need not be verified again.
+    markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -402,6 +402,63 @@ def QuantAffineGuardEmptyTensorEliminationPass
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
 
+def QuantAffineEliminateEmptyTensorsPass
+    : Pass<"quant-affine-eliminate-empty-tensors", "ModuleOp"> {
+  let summary = "Upstream -eliminate-empty-tensors, where it may find "
+                "something to eliminate";
+  let description = [{
+    Runs upstream `-eliminate-empty-tensors` unless no subset insertion
+    (`bufferization.materialize_in_destination`, `tensor.insert_slice`, ...)
+    has a `tensor.empty` on its source's destination chain, in which case the
+    upstream pass would change nothing. That pass first runs One-Shot
+    Analysis on the whole module, whose cost grows faster than the program
+    (with the number of readers of each tensor); the CPU pipeline runs it a
+    second time for the row tiles of `quant-affine-fuse-reduction-rows`,
+    which most programs do not have.
+
+    The chain is followed as `quant-affine-guard-empty-tensor-elimination`
+    follows it: from a destination-style result to its init, and through
+    every tensor operand (and the values region ops yield) of any other op,
+    a superset of what the upstream pass follows.
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect",
+                           "tensor::TensorDialect"];
+}
+
+def QuantAffineUnshareEmptyTensorsPass
+    : Pass<"quant-affine-unshare-empty-tensors", "func::FuncOp"> {
+  let summary = "Give every use of a tensor.empty a tensor.empty of its own";
+  let description = [{
+    CSE merges identical `tensor.empty` ops, so in a function of many ops
+    (a chain of thousands of fused elementwise generics) one `tensor.empty`
+    becomes the destination of every op. One-Shot Analysis, which
+    `-eliminate-empty-tensors` and `-one-shot-bufferize` both run, then sees
+    all those destinations as one alias set and checks each write against
+    every other use of it: time grows with the square of the number of ops
+    (a chain of 8,000 qdq and addf ops: 2 s in each of these passes; 0.05 s
+    with the destinations apart).
+
+    A `tensor.empty` has no defined contents, so each use may take its own:
+    every use after the first gets a clone, placed right after the original
+    (its dynamic sizes dominate it, so they dominate the clone). The
+    pipelines run this before each `-eliminate-empty-tensors` and before
+    `-one-shot-bufferize`.
+
+    With `alloc-tensors`, every `tensor.empty` that has uses becomes a
+    `bufferization.alloc_tensor` instead, what `-one-shot-bufferize` would
+    make of it, and which CSE does not merge. After the last
+    `-eliminate-empty-tensors` (which leaves `alloc_tensor` alone) and
+    before CSE of tiled code: merged destinations there also give every
+    tile loop of the same bounds the same operands, and CSE compares each
+    such loop (its body included) with all the others.
+  }];
+  let options = [
+    Option<"allocTensors", "alloc-tensors", "bool", /*default=*/"false",
+           "Replace each used tensor.empty by a bufferization.alloc_tensor">
+  ];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
 def QuantAffineLocalizeRegionResultsPass
     : Pass<"quant-affine-localize-region-results", "func::FuncOp"> {
   let summary = "In functions with unstructured control flow, pass memref "

@@ -107,7 +107,9 @@ struct QuantAffineCheckGPUTargetPass
       failed = true;
     });
     if (failed)
-      signalPassFailure();
+      return signalPassFailure();
+    // Only looked: the IR need not be verified again.
+    markAllAnalysesPreserved();
   }
 };
 

@@ -94,27 +94,58 @@ std::optional<llvm::SmallPtrSet<Value, 8>> writtenRoots(gpu::LaunchOp launch) {
   return roots;
 }
 
+/// What the ops after a read (in its block) write, up to the last anchor it
+/// was asked about: the roots of the buffers written by the ops strictly
+/// between, or `unknown` once one of them names no buffer. Launches come in
+/// program order, so each read's block is scanned once, not once per launch
+/// (a read hoisted to the function's entry, such as a per-tensor scale, is
+/// captured by every kernel).
+struct WritesAfter {
+  Operation *anchor = nullptr;
+  llvm::SmallPtrSet<Value, 8> roots;
+  bool unknown = false;
+};
+using WritesAfterReads = DenseMap<Operation *, WritesAfter>;
+
 /// Whether an op between `read` and `anchor` (same block) may write or free
 /// a buffer that `read` reads: then the read must stay where it is. An
 /// anchor other than the launch is the loop or branch around it in the
 /// read's block, and none of its ops (in any iteration) may write it either.
-bool overwrittenBefore(Operation *read, Operation *anchor,
-                       gpu::LaunchOp launch) {
+bool overwrittenBefore(Operation *read, Operation *anchor, gpu::LaunchOp launch,
+                       WritesAfterReads &cache) {
   auto effects = dyn_cast<MemoryEffectOpInterface>(read);
   SmallVector<MemoryEffects::EffectInstance> instances;
   if (effects)
     effects.getEffects(instances);
   if (instances.empty())
     return false;
-  llvm::SmallPtrSet<Value, 8> between;
-  for (Operation *op = read->getNextNode(); op != anchor;
+  WritesAfter &after = cache[read];
+  // Resumes after the last anchor when this one is later in the block (the
+  // last one is then between too); starts over otherwise.
+  Operation *from = read->getNextNode();
+  if (after.anchor && after.anchor != anchor &&
+      after.anchor->isBeforeInBlock(anchor)) {
+    if (!after.unknown && !addWrittenRoots(after.anchor, after.roots))
+      after.unknown = true;
+    from = after.anchor->getNextNode();
+  } else if (after.anchor != anchor) {
+    after = WritesAfter();
+  } else {
+    from = anchor;
+  }
+  for (Operation *op = from; op != anchor && !after.unknown;
        op = op->getNextNode())
-    if (!addWrittenRoots(op, between))
-      return true;
-  if (anchor != launch.getOperation() && !addWrittenRoots(anchor, between))
+    if (!addWrittenRoots(op, after.roots))
+      after.unknown = true;
+  after.anchor = anchor;
+  if (after.unknown)
+    return true;
+  llvm::SmallPtrSet<Value, 8> around;
+  if (anchor != launch.getOperation() && !addWrittenRoots(anchor, around))
     return true;
   return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
-    return between.contains(rootOf(e.getValue()));
+    Value root = rootOf(e.getValue());
+    return after.roots.contains(root) || around.contains(root);
   });
 }
 
@@ -139,8 +170,8 @@ bool readsUnwritten(Operation *op, const llvm::SmallPtrSet<Value, 8> &written) {
 /// feed them. (Upstream's sinkOperationsIntoLaunchOp sinks
 /// an op only if each of its operands is sunk too or already used in the
 /// body; a read's buffer usually is not.)
-void sinkReads(gpu::LaunchOp launch,
-               const llvm::SmallPtrSet<Value, 8> &written) {
+void sinkReads(gpu::LaunchOp launch, const llvm::SmallPtrSet<Value, 8> &written,
+               WritesAfterReads &cache) {
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(launch.getBody(), captured);
   llvm::SetVector<Operation *> sunk;
@@ -152,7 +183,7 @@ void sinkReads(gpu::LaunchOp launch,
     Operation *anchor =
         op ? op->getBlock()->findAncestorOpInBlock(*launch) : nullptr;
     if (!op || !anchor || sunk.contains(op) || !readsUnwritten(op, written) ||
-        overwrittenBefore(op, anchor, launch))
+        overwrittenBefore(op, anchor, launch, cache))
       continue;
     sunk.insert(op);
     llvm::append_range(worklist, op->getOperands());
@@ -173,19 +204,23 @@ void sinkReads(gpu::LaunchOp launch,
       replaceAllUsesInRegionWith(from, to, launch.getBody());
   }
   // What the host no longer uses goes; the rest stays for the host.
-  for (Operation *op : llvm::reverse(ordered))
-    if (op->use_empty())
+  for (Operation *op : llvm::reverse(ordered)) {
+    if (op->use_empty()) {
+      cache.erase(op);
       op->erase();
+    }
+  }
 }
 
 struct QuantAffineSinkReadsIntoLaunchPass
     : quant_affine::impl::QuantAffineSinkReadsIntoLaunchPassBase<
           QuantAffineSinkReadsIntoLaunchPass> {
   void runOnOperation() override {
+    WritesAfterReads cache;
     getOperation().walk([&](gpu::LaunchOp launch) {
       if (std::optional<llvm::SmallPtrSet<Value, 8>> written =
               writtenRoots(launch))
-        sinkReads(launch, *written);
+        sinkReads(launch, *written, cache);
     });
   }
 };
