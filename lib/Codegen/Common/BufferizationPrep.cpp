@@ -204,6 +204,55 @@ struct PrepareTensorDestinationsPass
   }
 };
 
+/// Walks back from `source` along what it may be computed in: the tied init
+/// of a destination-style op; otherwise every tensor operand of its op
+/// (reshapes, and conservatively a call whose callee returns its argument)
+/// and the tensors its regions yield (scf.if, scf.for); with
+/// `throughRegionArguments`, also from a region's argument to its op's
+/// tensor operands. `visit(value, def)` sees each value once (values already
+/// in `visited` are not followed again; `def` is null for an argument) and
+/// says whether to follow it, skip past it, or stop the walk. Returns
+/// whether the walk was stopped.
+enum class ChainStep { Follow, Skip, Stop };
+template <typename Visit>
+bool walkDestinationChain(Value source, llvm::SmallPtrSetImpl<Value> &visited,
+                          bool throughRegionArguments, Visit visit) {
+  SmallVector<Value> worklist = {source};
+  auto pushTensors = [&](ValueRange values) {
+    for (Value value : values)
+      if (isa<TensorType>(value.getType()))
+        worklist.push_back(value);
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    Operation *def = value.getDefiningOp();
+    ChainStep step = visit(value, def);
+    if (step == ChainStep::Stop)
+      return true;
+    if (step == ChainStep::Skip)
+      continue;
+    if (!def) {
+      Operation *owner = cast<BlockArgument>(value).getOwner()->getParentOp();
+      if (throughRegionArguments && owner)
+        pushTensors(owner->getOperands());
+      continue;
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      if (OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(value)))
+        worklist.push_back(init->get());
+      continue;
+    }
+    pushTensors(def->getOperands());
+    for (Region &region : def->getRegions())
+      for (Block &block : region)
+        if (block.mightHaveTerminator())
+          pushTensors(block.getTerminator()->getOperands());
+  }
+  return false;
+}
+
 /// Upstream eliminate-empty-tensors replaces the tensor.empty at the root of
 /// a materialize_in_destination source's destination chain (DPS inits) with
 /// the destination, without asking whether a value on that chain is used
@@ -225,39 +274,20 @@ struct GuardEmptyTensorEliminationPass
   static SmallVector<tensor::EmptyOp> findUnsafeRoots(Value source) {
     bool shared = false;
     SmallVector<tensor::EmptyOp> roots;
-    SmallVector<Value> worklist = {source};
     llvm::SmallPtrSet<Value, 16> visited;
-    while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
-      if (!visited.insert(value).second)
-        continue;
-      Operation *def = value.getDefiningOp();
-      if (!def)
-        continue;
-      // (One tensor.empty may start several chains: upstream handles each.)
-      if (auto empty = dyn_cast<tensor::EmptyOp>(def)) {
-        roots.push_back(empty);
-        continue;
-      }
-      if (!value.hasOneUse())
-        shared = true;
-      if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
-        auto result = dyn_cast<OpResult>(value);
-        if (result && dps.getTiedOpOperand(result))
-          worklist.push_back(dps.getTiedOpOperand(result)->get());
-        continue;
-      }
-      for (Value operand : def->getOperands())
-        if (isa<TensorType>(operand.getType()))
-          worklist.push_back(operand);
-      // A region op's results are what its regions yield (scf.if, scf.for).
-      for (Region &region : def->getRegions())
-        for (Block &block : region)
-          if (block.mightHaveTerminator())
-            for (Value operand : block.getTerminator()->getOperands())
-              if (isa<TensorType>(operand.getType()))
-                worklist.push_back(operand);
-    }
+    walkDestinationChain(source, visited, /*throughRegionArguments=*/false,
+                         [&](Value value, Operation *def) {
+                           // (One tensor.empty may start several chains:
+                           // upstream handles each.)
+                           if (auto empty =
+                                   dyn_cast_if_present<tensor::EmptyOp>(def)) {
+                             roots.push_back(empty);
+                             return ChainStep::Skip;
+                           }
+                           if (def && !value.hasOneUse())
+                             shared = true;
+                           return ChainStep::Follow;
+                         });
     if (!shared)
       roots.clear();
     return roots;
@@ -325,44 +355,16 @@ struct UnshareEmptyTensorsPass
   }
 };
 
-/// Whether a tensor.empty is on `source`'s destination chain, followed as
-/// GuardEmptyTensorEliminationPass follows it (a superset of upstream's
-/// chain). Values in `visited` were followed before and are not again.
+/// Whether a tensor.empty is on `source`'s destination chain (through region
+/// arguments too: a superset of upstream's chain). Values in `visited` were
+/// followed before and are not again.
 bool reachesEmptyTensor(Value source, llvm::SmallPtrSetImpl<Value> &visited) {
-  SmallVector<Value> worklist = {source};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!visited.insert(value).second)
-      continue;
-    Operation *def = value.getDefiningOp();
-    if (!def) {
-      // A region's argument: what its op is given.
-      def = cast<BlockArgument>(value).getOwner()->getParentOp();
-      if (!def)
-        continue;
-      for (Value operand : def->getOperands())
-        if (isa<TensorType>(operand.getType()))
-          worklist.push_back(operand);
-      continue;
-    }
-    if (isa<tensor::EmptyOp>(def))
-      return true;
-    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
-      if (OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(value)))
-        worklist.push_back(init->get());
-      continue;
-    }
-    for (Value operand : def->getOperands())
-      if (isa<TensorType>(operand.getType()))
-        worklist.push_back(operand);
-    for (Region &region : def->getRegions())
-      for (Block &block : region)
-        if (block.mightHaveTerminator())
-          for (Value operand : block.getTerminator()->getOperands())
-            if (isa<TensorType>(operand.getType()))
-              worklist.push_back(operand);
-  }
-  return false;
+  return walkDestinationChain(source, visited, /*throughRegionArguments=*/true,
+                              [](Value, Operation *def) {
+                                return isa_and_present<tensor::EmptyOp>(def)
+                                           ? ChainStep::Stop
+                                           : ChainStep::Follow;
+                              });
 }
 
 struct EliminateEmptyTensorsPass

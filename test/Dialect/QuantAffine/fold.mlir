@@ -124,3 +124,23 @@ func.func @rounded_grid_end() -> (tensor<2xbf16>, tensor<2xf32>) {
   %r = quant_affine.qdq %y, %s range [-32768, 32767] compute bf16 : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
   return %q, %r : tensor<2xbf16>, tensor<2xf32>
 }
+
+// -----
+
+// A NaN of either sign folds to the float8 type's one NaN code, as the
+// generated code writes it (quant-affine-expand-narrow-floats), not to
+// APFloat's NaN of the input's sign; float4 has no NaN: a zero of NaN's sign.
+// CHECK-LABEL: func @negative_nan_to_float8
+// CHECK-DAG: arith.constant dense<0x7F> : tensor<2xf8E4M3FN>
+// CHECK-DAG: arith.constant dense<0x7E> : tensor<2xf8E5M2>
+// CHECK-DAG: arith.constant dense<[-0.000000e+00, 0.000000e+00]> : tensor<2xf4E2M1FN>
+// PASS-LABEL: func @negative_nan_to_float8
+// PASS-NOT: quant_affine.quantize
+func.func @negative_nan_to_float8() -> (tensor<2xf8E4M3FN>, tensor<2xf8E5M2>, tensor<2xf4E2M1FN>) {
+  %x = arith.constant dense<[0xFFC00000, 0x7FC00000]> : tensor<2xf32>
+  %s = arith.constant dense<1.0> : tensor<f32>
+  %a = quant_affine.quantize %x, %s range [-448, 448] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf8E4M3FN>
+  %b = quant_affine.quantize %x, %s range [-57344, 57344] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf8E5M2>
+  %c = quant_affine.quantize %x, %s range [-6, 6] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf4E2M1FN>
+  return %a, %b, %c : tensor<2xf8E4M3FN>, tensor<2xf8E5M2>, tensor<2xf4E2M1FN>
+}

@@ -141,6 +141,28 @@ public:
   Value subI(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value maxSI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
   Value minSI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  // Further bit-level steps of Utils/BlockScaleFormula.h.
+  Value shrUI(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
+  Value shlI(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value countLeadingZeros(Value x) {
+    return math::CountLeadingZerosOp::create(b, loc, x);
+  }
+  Value cmpI(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  /// An i1 as 0 or 1 in C's width.
+  Value extUI(Value flag) {
+    return arith::ExtUIOp::create(b, loc, like(computeBits()), flag);
+  }
+  /// The value of `to` whose bits are the low bits of `code`.
+  Value narrowFromBits(Value code, FloatType to) {
+    Value bits = arith::TruncIOp::create(
+        b, loc, like(b.getIntegerType(to.getWidth())), code);
+    return arith::BitcastOp::create(b, loc, like(to), bits);
+  }
+  Value negate(Value x) { return arith::NegFOp::create(b, loc, x); }
+  /// NaN-propagating; -0.0 below +0.0.
+  Value minimum(Value x, Value y) { return binary<arith::MinimumFOp>(x, y); }
   Value log2(Value x) { return math::Log2Op::create(b, loc, x); }
   Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
 

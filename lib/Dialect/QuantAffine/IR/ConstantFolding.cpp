@@ -143,6 +143,42 @@ struct APFloatArith {
   Value minSI(const Value &a, const Value &b) const {
     return a.i.slt(b.i) ? a : b;
   }
+  // Further bit-level steps of Utils/BlockScaleFormula.h.
+  Value shrUI(Value a, const Value &b) const {
+    a.i = a.i.lshr(b.i);
+    return a;
+  }
+  Value shlI(Value a, const Value &b) const {
+    a.i = a.i.shl(b.i);
+    return a;
+  }
+  Value countLeadingZeros(Value a) const {
+    a.i = llvm::APInt(a.i.getBitWidth(), a.i.countl_zero());
+    return a;
+  }
+  Value cmpI(arith::CmpIPredicate p, const Value &a, const Value &b) const {
+    Scalar r;
+    r.i = llvm::APInt(1, arith::applyCmpPredicate(p, a.i, b.i));
+    return r;
+  }
+  Value extUI(Value flag) const {
+    flag.i = flag.i.zext(FloatType(compute).getWidth());
+    return flag;
+  }
+  Value narrowFromBits(const Value &code, FloatType to) const {
+    Scalar r;
+    r.f = llvm::APFloat(to.getFloatSemantics(), code.i.trunc(to.getWidth()));
+    return r;
+  }
+  Value negate(Value a) const {
+    a.f.changeSign();
+    return a;
+  }
+  Value minimum(const Value &a, const Value &b) const {
+    Scalar r;
+    r.f = llvm::minimum(a.f, b.f);
+    return r;
+  }
   /// log2 and exp2 in f64 (the maxval factor), as the C library computes
   /// them, which is what the CPU code calls. Only maxvalFactor calls them,
   /// with f64 values, so convertToDouble is exact.
@@ -283,95 +319,6 @@ void encodingExtremes(DenseElementsAttr dense, ArrayRef<int64_t> scaleShape,
     });
   }
 }
-
-/// Utils/BlockScaleFormula.h's steps on constants: f32 values in APFloat,
-/// i32 values in APInt, each rounded as the lowered code rounds.
-struct BlockScaleEvaluator {
-  using Value = Scalar;
-  static constexpr auto kRNE = llvm::APFloat::rmNearestTiesToEven;
-
-  static Value ofFloat(llvm::APFloat f) {
-    Scalar r;
-    r.f = std::move(f);
-    return r;
-  }
-  static Value ofInt(llvm::APInt i) {
-    Scalar r;
-    r.i = std::move(i);
-    return r;
-  }
-  Value toF32(Value v) const {
-    bool losesInfo;
-    (void)v.f.convert(llvm::APFloat::IEEEsingle(), kRNE, &losesInfo);
-    return v;
-  }
-  Value negF(Value v) const {
-    v.f.changeSign();
-    return v;
-  }
-  Value maximumF(const Value &x, const Value &y) const {
-    return ofFloat(llvm::maximum(x.f, y.f));
-  }
-  Value minimumF(const Value &x, const Value &y) const {
-    return ofFloat(llvm::minimum(x.f, y.f));
-  }
-  Value divF(Value x, const Value &y) const {
-    (void)x.f.divide(y.f, kRNE);
-    return x;
-  }
-  Value f32(float v) const { return ofFloat(llvm::APFloat(v)); }
-  /// As arith.truncf is lowered: to f8E4M3FN every NaN is its one positive
-  /// NaN code (quant-affine-expand-narrow-floats).
-  Value truncF(Value v, Type to) const {
-    auto type = cast<FloatType>(to);
-    if (v.f.isNaN() && isa<Float8E4M3FNType>(to))
-      return ofFloat(llvm::APFloat::getNaN(type.getFloatSemantics()));
-    bool losesInfo;
-    (void)v.f.convert(type.getFloatSemantics(), kRNE, &losesInfo);
-    return v;
-  }
-  Value bitsOf(const Value &v) const { return ofInt(v.f.bitcastToAPInt()); }
-  Value i32(int64_t v) const {
-    return ofInt(llvm::APInt(32, static_cast<uint64_t>(v), /*isSigned=*/true));
-  }
-  Value andI(const Value &x, const Value &y) const { return ofInt(x.i & y.i); }
-  Value orI(const Value &x, const Value &y) const { return ofInt(x.i | y.i); }
-  Value addI(const Value &x, const Value &y) const { return ofInt(x.i + y.i); }
-  Value subI(const Value &x, const Value &y) const { return ofInt(x.i - y.i); }
-  Value shrUI(const Value &x, const Value &y) const {
-    return ofInt(x.i.lshr(y.i));
-  }
-  Value shlI(const Value &x, const Value &y) const {
-    return ofInt(x.i.shl(y.i));
-  }
-  Value maxSI(const Value &x, const Value &y) const {
-    return x.i.sgt(y.i) ? x : y;
-  }
-  Value minSI(const Value &x, const Value &y) const {
-    return x.i.slt(y.i) ? x : y;
-  }
-  Value ctlz(const Value &v) const {
-    return ofInt(llvm::APInt(32, v.i.countl_zero()));
-  }
-  Value cmpI(arith::CmpIPredicate p, const Value &x, const Value &y) const {
-    return ofInt(llvm::APInt(1, arith::applyCmpPredicate(p, x.i, y.i)));
-  }
-  Value extUI(const Value &flag) const { return ofInt(flag.i.zext(32)); }
-  Value select(const Value &flag, const Value &x, const Value &y) const {
-    return flag.i.getBoolValue() ? x : y;
-  }
-  Value e8m0(const Value &code) const {
-    return ofFloat(
-        llvm::APFloat(llvm::APFloat::Float8E8M0FNU(), code.i.trunc(8)));
-  }
-  /// E8M0's values, 2^-127 included, are f32 values; NaN is f32's quiet
-  /// NaN, as the lowered extf makes it.
-  Value e8m0ToF32(const Value &v) const {
-    if (v.f.isNaN())
-      return ofFloat(llvm::APFloat::getQNaN(llvm::APFloat::IEEEsingle()));
-    return toF32(v);
-  }
-};
 
 bool nativeIsExact(FloatType compute, ArrayRef<Type> elems) {
   if (!compute.isF32() && !compute.isF64())
@@ -626,7 +573,8 @@ Attribute mlir::quant_affine::foldBlockScaleConstants(BlockScaleOp op,
       inputType.getNumElements() > maxElements ||
       inputType.getNumElements() == 0 || scaleType.getNumElements() == 0)
     return {};
-  BlockScaleEvaluator arith;
+  FloatType f32 = Float32Type::get(op.getContext());
+  APFloatArith arith{f32};
   Scalar perTensor;
   if (op.getTensorScale()) {
     auto given = dyn_cast_or_null<DenseElementsAttr>(tensorScale);
@@ -646,11 +594,12 @@ Attribute mlir::quant_affine::foldBlockScaleConstants(BlockScaleOp op,
   SmallVector<llvm::APFloat> scales;
   scales.reserve(mins.size());
   for (auto [low, high] : llvm::zip(mins, maxs)) {
+    Scalar min, max;
+    min.f = inInputType(low);
+    max.f = inInputType(high);
     llvm::APFloat scale =
-        blockScaleFormula(arith, rule,
-                          BlockScaleEvaluator::ofFloat(inInputType(low)),
-                          BlockScaleEvaluator::ofFloat(inInputType(high)),
-                          op.getTensorScale() != nullptr, perTensor, result)
+        blockScaleFormula(arith, rule, min, max, op.getTensorScale() != nullptr,
+                          perTensor, result)
             .f;
     // Upstream's arith.extf folder reads E8M0's NaN (0xFF) as +inf (LLVM's
     // APFloat conversion), where the lowered extf gives NaN: a folded NaN

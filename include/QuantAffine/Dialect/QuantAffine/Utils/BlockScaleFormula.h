@@ -17,20 +17,10 @@
 // thresholds computed here in integers, so that ceil(log2(amax / max)) and
 // round(log2(amax / max)) are exact: no division, no logarithm.
 //
-// An `Arith` provides, on f32 values (F) and i32 values (I):
-//   F toF32(F v);                       // extf from f16/bf16/f32, exact
-//   F negF(F), maximumF(F, F), minimumF(F, F), divF(F, F);  // arith's
-//   F f32(float v);                     // a constant
-//   F truncF(F v, Type to);             // RNE to f16/bf16/f8E4M3FN
-//   I bitsOf(F v);                      // bitcast to i32
-//   I i32(int64_t v);
-//   I andI(I, I), orI(I, I), addI(I, I), subI(I, I), shrUI(I, I),
-//     shlI(I, I), maxSI(I, I), minSI(I, I), ctlz(I);
-//   I cmpI(arith::CmpIPredicate, I, I); // an i1
-//   I extUI(I flag);                    // i1 to i32
-//   V select(I flag, V, V);
-//   V e8m0(I code);                     // the f8E8M0FNU with byte `code`
-//   F e8m0ToF32(V);                     // its value (2^-127 a denormal)
+// The `Arith` is Formula.h's, computing in f32 (ArithEmitter, the folder's
+// APFloatArith), with its bit-level steps in i32, plus
+//   shrUI, shlI, countLeadingZeros, cmpI(predicate, x, y) -> i1,
+//   extUI(i1) -> i32, narrowFromBits(i32, FloatType), negate, minimum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,81 +72,84 @@ inline int64_t smallestWithSquareAtLeast(int64_t factor, int64_t target) {
 /// bf16 or f32), and the f32 `tensorScale` of two-level NVFP4 (when
 /// `hasTensorScale`).
 template <typename Arith, typename F>
-auto blockScaleFormula(Arith &a, const BlockScaleRule &rule, F min, F max,
-                       bool hasTensorScale, F tensorScale, Type result) {
+F blockScaleFormula(Arith &a, const BlockScaleRule &rule, F min, F max,
+                    bool hasTensorScale, F tensorScale, Type result) {
   using P = arith::CmpIPredicate;
-  min = a.toF32(min);
-  max = a.toF32(max);
+  MLIRContext *ctx = result.getContext();
+  FloatType f32 = Float32Type::get(ctx);
+  min = a.toFloat(min, f32);
+  max = a.toFloat(max, f32);
   // amax = max(-min, max); NaN propagates.
-  F amax = a.maximumF(a.negF(min), max);
+  F amax = a.maximum(a.negate(min), max);
   if (rule.rounding.empty()) {
-    F scale = a.divF(amax, a.f32(static_cast<float>(rule.maxElement)));
+    F scale = a.div(amax, a.constantFloat(rule.maxElement));
     if (!isa<Float8E4M3FNType>(result))
-      return a.truncF(scale, result);
+      return a.toFloat(scale, cast<FloatType>(result));
     // NVFP4: over the per-tensor scale, clamped to E4M3's [2^-6, 448]
     // (NaN stays), rounded to nearest even.
     if (hasTensorScale)
-      scale = a.divF(scale, tensorScale);
-    scale = a.minimumF(a.maximumF(scale, a.f32(0x1p-6f)), a.f32(448.0f));
-    return a.truncF(scale, result);
+      scale = a.div(scale, tensorScale);
+    scale = a.minimum(a.maximum(scale, a.constantFloat(0x1p-6)),
+                      a.constantFloat(448.0));
+    return a.toFloat(scale, cast<FloatType>(result));
   }
 
-  auto bits = a.bitsOf(amax);
-  auto field = a.andI(a.shrUI(bits, a.i32(23)), a.i32(0xFF));
-  auto mantissa = a.andI(bits, a.i32(0x7FFFFF));
-  auto nonFinite = a.cmpI(P::eq, field, a.i32(0xFF));
-  auto e = a.subI(field, a.i32(127)); // -127 for zero and denormals
-  auto nanScale = nonFinite;
-  auto k = e;
+  auto c = [&](int64_t v) { return a.intConstant(v); };
+  F bits = a.bitsOf(amax);
+  F field = a.andI(a.shrUI(bits, c(23)), c(0xFF));
+  F mantissa = a.andI(bits, c(0x7FFFFF));
+  F nonFinite = a.cmpI(P::eq, field, c(0xFF));
+  F e = a.subI(field, c(127)); // -127 for zero and denormals
+  F nanScale = nonFinite;
+  F k = e;
   if (rule.rounding == "floor") {
-    k = a.subI(e, a.i32(rule.emaxElement));
+    k = a.subI(e, c(rule.emaxElement));
   } else if (rule.rounding == "ceil") {
-    k = a.addI(a.subI(e, a.i32(rule.emaxElement)),
-               a.extUI(a.cmpI(P::ne, mantissa, a.i32(0))));
+    k = a.addI(a.subI(e, c(rule.emaxElement)),
+               a.extUI(a.cmpI(P::ne, mantissa, c(0))));
   } else if (rule.rounding == "even") {
     // torchao's EVEN: amax rounded to the element's mantissa width by adding
     // half its last place to the bits; a carry to the all-ones exponent is a
     // NaN scale.
-    auto rounded =
-        a.andI(a.addI(bits, a.i32(int64_t{1} << (22 - rule.mantissaBits))),
-               a.i32(0x7F800000));
-    auto roundedField = a.shrUI(rounded, a.i32(23));
-    nanScale = a.orI(nonFinite, a.cmpI(P::eq, roundedField, a.i32(0xFF)));
-    k = a.subI(a.subI(roundedField, a.i32(127)), a.i32(rule.emaxElement));
+    F rounded = a.andI(a.addI(bits, c(int64_t{1} << (22 - rule.mantissaBits))),
+                       c(0x7F800000));
+    F roundedField = a.shrUI(rounded, c(23));
+    nanScale = a.orI(nonFinite, a.cmpI(P::eq, roundedField, c(0xFF)));
+    k = a.subI(a.subI(roundedField, c(127)), c(rule.emaxElement));
   } else {
     // rceil and nearest: amax = S 2^(ea - 23) with S in [2^23, 2^24),
     // denormals normalized; max = Sm 2^(em - 23) likewise.
     auto [maxSignificand, maxExponent] =
         significandAndExponent(rule.maxElement);
-    auto denormal = a.cmpI(P::eq, field, a.i32(0));
-    auto shift = a.subI(a.ctlz(mantissa), a.i32(8));
-    auto significand = a.select(denormal, a.shlI(mantissa, shift),
-                                a.orI(mantissa, a.i32(0x800000)));
-    auto ea = a.select(denormal, a.subI(a.i32(-126), shift), e);
-    auto atLeast = a.cmpI(P::sge, significand, a.i32(maxSignificand));
-    auto base = a.subI(ea, a.i32(maxExponent));
+    F denormal = a.cmpI(P::eq, field, c(0));
+    F shift = a.subI(a.countLeadingZeros(mantissa), c(8));
+    F significand = a.select(denormal, a.shlI(mantissa, shift),
+                             a.orI(mantissa, c(0x800000)));
+    F ea = a.select(denormal, a.subI(c(-126), shift), e);
+    F atLeast = a.cmpI(P::sge, significand, c(maxSignificand));
+    F base = a.subI(ea, c(maxExponent));
     if (rule.rounding == "rceil") {
-      k = a.addI(base,
-                 a.extUI(a.cmpI(P::sgt, significand, a.i32(maxSignificand))));
+      k = a.addI(base, a.extUI(a.cmpI(P::sgt, significand, c(maxSignificand))));
     } else {
       // q = amax / max = (S / Sm) 2^base, j = floor(log2 q) = base - 1 + [S
       // >= Sm]; up when (q / 2^j)^2 >= 2: S^2 >= 2 Sm^2 when S >= Sm, else
       // 2 S^2 >= Sm^2, each a threshold on S.
       int64_t square = maxSignificand * maxSignificand;
-      auto j = a.subI(base, a.subI(a.i32(1), a.extUI(atLeast)));
-      auto upAbove = a.cmpI(P::sge, significand,
-                            a.i32(smallestWithSquareAtLeast(1, 2 * square)));
-      auto upBelow = a.cmpI(P::sge, significand,
-                            a.i32(smallestWithSquareAtLeast(2, square)));
+      F j = a.subI(base, a.subI(c(1), a.extUI(atLeast)));
+      F upAbove = a.cmpI(P::sge, significand,
+                         c(smallestWithSquareAtLeast(1, 2 * square)));
+      F upBelow =
+          a.cmpI(P::sge, significand, c(smallestWithSquareAtLeast(2, square)));
       k = a.addI(j, a.extUI(a.select(atLeast, upAbove, upBelow)));
     }
     // A zero block: the smallest scale.
-    k = a.select(a.cmpI(P::eq, bits, a.i32(0)), a.i32(-127), k);
+    k = a.select(a.cmpI(P::eq, bits, c(0)), c(-127), k);
   }
   // k clamped to [-127, 127]; the byte k + 127, 0xFF for NaN.
-  k = a.minSI(a.maxSI(k, a.i32(-127)), a.i32(127));
-  auto scale = a.e8m0(a.select(nanScale, a.i32(0xFF), a.addI(k, a.i32(127))));
-  return isa<Float8E8M0FNUType>(result) ? scale : a.e8m0ToF32(scale);
+  k = a.minSI(a.maxSI(k, c(-127)), c(127));
+  F scale = a.narrowFromBits(a.select(nanScale, c(0xFF), a.addI(k, c(127))),
+                             Float8E8M0FNUType::get(ctx));
+  return isa<Float8E8M0FNUType>(result) ? scale : a.toFloat(scale, f32);
 }
 
 } // namespace quant_affine

@@ -55,9 +55,15 @@ inline std::optional<FloatType> conversionIntermediate(FloatType from,
 }
 
 /// `v` converted to `to` exactly as the generated code converts it (one
-/// rounding, or two through the conversionIntermediate). `v` must carry the
-/// semantics of f16, bf16, f32 or f64.
+/// rounding, or two through the conversionIntermediate). `v` carries the
+/// semantics of f16, bf16, f32 or f64, or of a narrower float read exactly
+/// into a wider one (an E8M0 scale into f32).
 inline llvm::APFloat convertAsGenerated(llvm::APFloat v, FloatType to) {
+  // APFloat converts E8M0's NaN (0xFF) to +inf; the generated code
+  // (quant-affine-expand-narrow-floats) decodes it as NaN.
+  if (v.isNaN() && llvm::APFloat::semanticsHasNaN(to.getFloatSemantics()) &&
+      llvm::APFloat::semanticsSizeInBits(v.getSemantics()) < 16)
+    return llvm::APFloat::getQNaN(to.getFloatSemantics());
   MLIRContext *ctx = to.getContext();
   const llvm::fltSemantics &sem = v.getSemantics();
   FloatType from = Float64Type::get(ctx);
@@ -73,6 +79,12 @@ inline llvm::APFloat convertAsGenerated(llvm::APFloat v, FloatType to) {
                     llvm::APFloat::rmNearestTiesToEven, &losesInfo);
   (void)v.convert(to.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
                   &losesInfo);
+  // The float8 types' conversion (quant-affine-expand-narrow-floats) gives
+  // every NaN the type's one positive NaN code; APFloat keeps NaN's sign.
+  // (float6 and float4 have no NaN: both give a zero of NaN's sign.)
+  if (v.isNaN() && to.getWidth() < 16 &&
+      llvm::APFloat::semanticsHasNaN(to.getFloatSemantics()))
+    return llvm::APFloat::getNaN(to.getFloatSemantics());
   return v;
 }
 
