@@ -216,7 +216,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
     pm.addPass(createConvertSCFToOpenMPPass());
   } else {
     // Row tiles (quant-affine-fuse-reduction-rows) one after another.
-    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+    pm.addNestedPass<func::FuncOp>(whenPresent(func::FuncOp::getOperationName(),
+                                               {"scf.forall"},
+                                               createForallToForLoopPass()));
   }
 
   // 4. To the LLVM dialect. Tiles of neighbouring blocks are contiguous:

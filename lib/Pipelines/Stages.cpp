@@ -53,6 +53,32 @@ mlir::quant_affine::addFunctionCleanup<func::FuncOp>(OpPassManager &, bool);
 template void
 mlir::quant_affine::addFunctionCleanup<LLVM::LLVMFuncOp>(OpPassManager &, bool);
 
+std::unique_ptr<Pass>
+mlir::quant_affine::whenPresent(StringRef anchor, ArrayRef<StringRef> ops,
+                                std::unique_ptr<Pass> pass) {
+  QuantAffineWhenPresentPassOptions options;
+  for (StringRef op : ops)
+    options.ops.push_back(op.str());
+  OpPassManager pipeline(anchor);
+  pipeline.addPass(std::move(pass));
+  options.pipelines.push_back(std::move(pipeline));
+  return createQuantAffineWhenPresentPass(std::move(options));
+}
+
+namespace {
+/// whenPresent on functions and on the module.
+std::unique_ptr<Pass> inFunctionsWith(ArrayRef<StringRef> ops,
+                                      std::unique_ptr<Pass> pass) {
+  return quant_affine::whenPresent(func::FuncOp::getOperationName(), ops,
+                                   std::move(pass));
+}
+std::unique_ptr<Pass> inModuleWith(ArrayRef<StringRef> ops,
+                                   std::unique_ptr<Pass> pass) {
+  return quant_affine::whenPresent(ModuleOp::getOperationName(), ops,
+                                   std::move(pass));
+}
+} // namespace
+
 void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
                                              bool runtimeChecks) {
   // Branches become scf.if/scf.index_switch/scf.while: what they carry
@@ -103,7 +129,8 @@ void mlir::quant_affine::addVectorizeStage(
   // Masked transfers become plain masked ops before bufferization: buffer
   // deallocation would otherwise insert ops into vector.mask regions, which
   // allow only one.
-  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  pm.addNestedPass<func::FuncOp>(
+      inFunctionsWith({"vector.mask"}, vector::createLowerVectorMaskPass()));
   // Marks reads in bounds, and merges what tiling repeats per tile. Tile
   // loops' destinations become alloc_tensor first: merged by CSE, they
   // would make it compare every loop with all others of the same bounds
@@ -146,35 +173,47 @@ void mlir::quant_affine::addInPlaceBufferizationStage(
   bufferization::buildBufferDeallocationPipeline(pm);
   // Results that may alias an argument or a constant are returned as
   // bufferization.clone: an alloc and a copy the LLVM lowering understands.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(inModuleWith({"bufferization"},
+                          createConvertBufferizationToMemRefPass()));
 }
 
 void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {
   VectorTransferToSCFOptions toSCF;
   toSCF.enableFullUnroll();
-  pm.addPass(createConvertVectorToSCFPass(toSCF));
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
+  // Each where it has work (quant-affine-when-present): after
+  // vectorization most functions have no transfers of rank > 1, no linalg
+  // and no affine ops left.
+  StringRef anchor = pm.getOpAnchorName();
+  pm.addPass(whenPresent(
+      anchor, {"vector.transfer_read", "vector.transfer_write", "vector.print"},
+      createConvertVectorToSCFPass(toSCF)));
+  pm.addPass(whenPresent(anchor, {"linalg"}, createConvertLinalgToLoopsPass()));
+  pm.addPass(whenPresent(anchor, {"affine"}, createLowerAffinePass()));
   // Loop indices are never negative: the sign fix-ups of the lowered
-  // affine floor divisions (packed sub-byte addresses) fold away.
-  pm.addPass(arith::createArithIntRangeOpts());
+  // affine floor divisions (packed sub-byte addresses) fold away. What it
+  // rewrites: integer divisions, remainders and comparisons.
+  pm.addPass(whenPresent(anchor,
+                         {"arith.divsi", "arith.divui", "arith.remsi",
+                          "arith.remui", "arith.floordivsi", "arith.ceildivsi",
+                          "arith.ceildivui", "arith.cmpi"},
+                         arith::createArithIntRangeOpts()));
 }
 
 void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &function = pm.nest<func::FuncOp>();
   function.addPass(memref::createExpandStridedMetadataPass());
-  function.addPass(createLowerAffinePass());
-  pm.addPass(createConvertMathToLLVMPass());
+  function.addPass(inFunctionsWith({"affine"}, createLowerAffinePass()));
+  pm.addPass(inModuleWith({"math"}, createConvertMathToLLVMPass()));
   // What LLVM has no intrinsic for (erf, atan2, ...) calls libm, an element
   // at a time on vectors: before the vector lowering, which the extracts
   // and inserts of those calls need.
-  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(inModuleWith({"math"}, createConvertMathToLibmPass()));
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(inModuleWith({"index"}, createConvertIndexToLLVMPass()));
+  pm.addPass(inModuleWith({"ub"}, createUBToLLVMConversionPass()));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
 }

@@ -24,6 +24,12 @@ struct QuantAffineVectorizePassOptions;
 template <typename FuncT>
 void addFunctionCleanup(OpPassManager &pm, bool cse = false);
 
+/// `pass`, to run on ops named `anchor` only where some op nested in them is
+/// one of `ops` (names, or dialect namespaces): quant-affine-when-present.
+/// For upstream passes that most programs give no work.
+std::unique_ptr<Pass> whenPresent(StringRef anchor, ArrayRef<StringRef> ops,
+                                  std::unique_ptr<Pass> pass);
+
 /// quant_affine (and elementwise arith around it) on tensors to fused
 /// linalg.generic ops whose results go to the caller's buffers.
 void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);

@@ -18,6 +18,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -83,7 +84,14 @@ void mlir::quant_affine::registerAllPasses() {
   // (docs/Interop.md compares them).
   quant::registerQuantPasses();
   transform::registerTransformPasses();
-  // The conversions our pipelines use, for users who assemble their own.
+  // int-range-optimizations and arith-emulate-unsupported-floats.
+  arith::registerArithPasses();
+  // The conversions our pipelines use, for users who assemble their own:
+  // every pass of --dump-pass-pipeline's text parses back.
+  registerLiftControlFlowToSCFPass();
+  registerConvertBufferizationToMemRefPass();
+  registerConvertMathToLibmPass();
+  registerUBToLLVMConversionPass();
   registerLowerAffinePass();
   registerArithToLLVMConversionPass();
   registerConvertControlFlowToLLVMPass();

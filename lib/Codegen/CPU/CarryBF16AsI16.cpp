@@ -113,10 +113,27 @@ Value castAfterDef(OpBuilder &builder, Value value, Type type) {
 struct CarryBF16AsI16Pass
     : quant_affine::impl::QuantAffineCarryBF16AsI16PassBase<
           CarryBF16AsI16Pass> {
+  /// Whether some value in `func` has bf16 in its type: most have none.
+  static bool carriesBF16(LLVM::LLVMFuncOp func) {
+    auto carried = [](Value value) {
+      return static_cast<bool>(carrierType(value.getType()));
+    };
+    return func
+        .walk([&](Block *block) {
+          if (llvm::any_of(block->getArguments(), carried))
+            return WalkResult::interrupt();
+          for (Operation &op : *block)
+            if (llvm::any_of(op.getResults(), carried))
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
   void runOnOperation() override {
     LLVM::LLVMFuncOp func = getOperation();
-    if (func.isExternal())
-      return;
+    if (func.isExternal() || !carriesBF16(func))
+      return markAllAnalysesPreserved();
     OpBuilder builder(&getContext());
 
     // 1. Where a value crosses from an op that keeps bf16 to one that is

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -32,15 +33,21 @@ struct ExpandBF16Pass
     // it widens fastmath<contract>, which lets arith's folder drop an
     // extf(truncf(x)) pair: two chained bf16 ops would then round once, not
     // after each op. Without the flag every op rounds to bf16.
-    getOperation()->walk([](Operation *op) {
+    bool changed = false;
+    getOperation()->walk([&](Operation *op) {
       if (isa<arith::ExtFOp, arith::TruncFOp>(op))
-        op->removeAttr(
-            cast<arith::ArithFastMathInterface>(op).getFastMathAttrName());
+        changed |= static_cast<bool>(op->removeAttr(
+            cast<arith::ArithFastMathInterface>(op).getFastMathAttrName()));
     });
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    bool expanded = false;
+    if (failed(quant_affine::applyPatternsToRoots(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            expanded)))
+      return signalPassFailure();
+    if (!changed && !expanded)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

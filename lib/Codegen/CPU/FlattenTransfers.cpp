@@ -25,6 +25,7 @@
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 #include "QuantAffine/Codegen/Common/ScalarizeAccesses.h"
 #include "QuantAffine/Codegen/Common/UniformReads.h"
 
@@ -151,7 +152,10 @@ struct QuantAffineFlattenTransfersPass
       patterns.add(std::make_unique<GuardedPattern>(
           std::move(pattern), root->getStringRef(), generated));
     }
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    bool changed = false;
+    if (failed(quant_affine::applyPatternsToRoots(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            changed)))
       signalPassFailure();
   }
 };

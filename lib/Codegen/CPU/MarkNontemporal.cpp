@@ -29,6 +29,7 @@
 #include "QuantAffine/Codegen/CPU/NestFootprint.h"
 #include "QuantAffine/Codegen/CPU/Passes.h"
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -157,7 +158,9 @@ struct QuantAffineMarkNontemporalPass
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
-    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    bool lowered = false;
+    if (failed(quant_affine::applyPatternsToRoots(
+            func, FrozenRewritePatternSet(std::move(patterns)), lowered)))
       return signalPassFailure();
 
     // The stores to stream: all of them, or those of large loop nests; not
@@ -171,8 +174,11 @@ struct QuantAffineMarkNontemporalPass
           !isTemporary(rootBuffer(store.getBase())))
         stores.insert(store);
     });
-    if (stores.empty())
+    if (stores.empty()) {
+      if (!lowered)
+        markAllAnalysesPreserved();
       return;
+    }
     if (func.isExternal() || !func.getBody().hasOneBlock())
       return mark(stores);
 

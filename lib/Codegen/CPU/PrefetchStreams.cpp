@@ -15,6 +15,7 @@
 
 #include "QuantAffine/Codegen/CPU/NestFootprint.h"
 #include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -236,7 +237,7 @@ struct QuantAffinePrefetchStreamsPass
 
   void runOnOperation() override {
     if (distance <= 0)
-      return;
+      return markAllAnalysesPreserved();
     if (locality > 3) {
       getOperation().emitError("locality must be 0 to 3, got ")
           << static_cast<unsigned>(locality);
@@ -253,7 +254,10 @@ struct QuantAffinePrefetchStreamsPass
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    bool lowered = false;
+    if (failed(quant_affine::applyPatternsToRoots(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            lowered)))
       return signalPassFailure();
     SmallVector<vector::LoadOp> loads;
     DenseMap<Operation *, int64_t> nestBytes;
@@ -265,6 +269,8 @@ struct QuantAffinePrefetchStreamsPass
                           readsLargeNest(load, largeNestBytes, nestBytes)))
             loads.push_back(load);
     });
+    if (loads.empty() && !lowered)
+      return markAllAnalysesPreserved();
     for (vector::LoadOp load : loads) {
       if (scf::ForOp loop = tileLoopOf(load))
         prefetchNextIteration(load, loop, locality);

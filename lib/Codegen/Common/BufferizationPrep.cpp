@@ -47,6 +47,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -186,7 +187,7 @@ struct PrepareTensorDestinationsPass
     SmallVector<bufferization::MaterializeInDestinationOp> ops =
         collectTensorDestinations(module);
     if (ops.empty())
-      return;
+      return markAllAnalysesPreserved();
     SetVector<Value> dests;
     for (auto op : ops)
       dests.insert(op.getDest());
@@ -298,6 +299,8 @@ struct GuardEmptyTensorEliminationPass
     getOperation()->walk([&](bufferization::MaterializeInDestinationOp op) {
       llvm::append_range(roots, findUnsafeRoots(op.getSource()));
     });
+    if (roots.empty())
+      return markAllAnalysesPreserved();
     IRRewriter rewriter(&getContext());
     llvm::SmallPtrSet<Operation *, 8> replaced;
     for (tensor::EmptyOp empty : roots) {
@@ -321,14 +324,18 @@ struct UnshareEmptyTensorsPass
   using Base::Base;
 
   void runOnOperation() override {
+    bool changed = allocTensors ? false : unshareFills();
     SmallVector<tensor::EmptyOp> shared;
     getOperation()->walk([&](tensor::EmptyOp empty) {
       if (allocTensors ? !empty->use_empty()
                        : !empty->hasOneUse() && !empty->use_empty())
         shared.push_back(empty);
     });
-    if (shared.empty())
-      return markAllAnalysesPreserved();
+    if (shared.empty()) {
+      if (!changed)
+        markAllAnalysesPreserved();
+      return;
+    }
     IRRewriter rewriter(&getContext());
     if (allocTensors) {
       for (tensor::EmptyOp empty : shared) {
@@ -352,6 +359,37 @@ struct UnshareEmptyTensorsPass
       }
       rewriter.eraseOp(empty);
     }
+  }
+
+  /// A linalg.fill of a tensor.empty is as fresh a destination: CSE makes
+  /// one zero-filled accumulator the destination of every matmul of a
+  /// function, which One-Shot Analysis then checks pairwise (and
+  /// bufferization copies for each). Each use after the first gets its own
+  /// tensor.empty and fill, right before its op. Returns whether any did.
+  bool unshareFills() {
+    SmallVector<linalg::FillOp> shared;
+    getOperation()->walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() && !fill->hasOneUse() &&
+          !fill->use_empty() &&
+          fill.getOutputs().front().getDefiningOp<tensor::EmptyOp>())
+        shared.push_back(fill);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::FillOp fill : shared) {
+      Operation *empty = fill.getOutputs().front().getDefiningOp();
+      Block *block = fill->getBlock();
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : fill->getUses())
+        uses.push_back(&use);
+      for (OpOperand *use : llvm::drop_begin(uses)) {
+        rewriter.setInsertionPoint(
+            block->findAncestorOpInBlock(*use->getOwner()));
+        IRMapping mapping;
+        rewriter.clone(*empty, mapping);
+        use->set(rewriter.clone(*fill, mapping)->getResult(0));
+      }
+    }
+    return !shared.empty();
   }
 };
 
@@ -404,7 +442,7 @@ struct LocalizeRegionResultsPass
       return unstructured ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (!unstructured)
-      return;
+      return markAllAnalysesPreserved();
     func->walk([&](RegionBranchOpInterface op) {
       Block *block = op->getBlock();
       for (OpResult result : op->getResults()) {

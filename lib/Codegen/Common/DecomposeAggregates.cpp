@@ -32,6 +32,8 @@ struct QuantAffineDecomposeAggregatesPass
     SmallVector<linalg::AggregatedOpInterface> aggregates;
     getOperation().walk(
         [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
+    if (aggregates.empty())
+      return markAllAnalysesPreserved();
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregates) {
       rewriter.setInsertionPoint(op);

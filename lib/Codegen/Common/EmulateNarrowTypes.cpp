@@ -1077,7 +1077,7 @@ struct QuantAffineEmulateNarrowTypesPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     if (!usesPackedMemory(module))
-      return;
+      return markAllAnalysesPreserved();
     rewriteCopies(module);
     accessThroughStaticCasts(module);
     if (failed(lowerLinalgToLoops(module, parallelLoops)) ||

@@ -16,6 +16,7 @@
 
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 
 #include "QuantAffine/Conversion/QuantAffineToArith/ArithEmitter.h"
 #include "QuantAffine/Dialect/QuantAffine/Utils/FloatFormula.h"
@@ -324,8 +325,13 @@ struct QuantAffineExpandNarrowFloatsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandTruncF, ExpandExtF>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    bool changed = false;
+    if (failed(quant_affine::applyPatternsToRoots(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            changed)))
+      return signalPassFailure();
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

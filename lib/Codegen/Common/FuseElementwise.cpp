@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -89,9 +90,12 @@ struct QuantAffineFuseElementwisePass
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
     linalg::populateConstantFoldLinalgOperations(patterns, control);
-    if (failed(applyPatternsGreedily(
-            getOperation(), std::move(patterns),
-            GreedyRewriteConfig().setUseTopDownTraversal())))
+    // Only the structured ops and reshapes: not the thousands of scalar ops
+    // in their bodies, which canonicalization folds next.
+    bool changed = false;
+    if (failed(quant_affine::applyPatternsToRoots(
+            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+            changed, /*topDown=*/true)))
       return signalPassFailure();
   }
 

@@ -402,7 +402,7 @@ struct QuantAffineFuseReductionRowsPass
         consumers.push_back(op);
     });
     if (consumers.empty())
-      return;
+      return markAllAnalysesPreserved();
     // Matched again at its turn: a second consumer of the same encodings
     // reads them from the first one's loop then, and is left alone.
     for (linalg::GenericOp consumer : consumers)

@@ -373,6 +373,10 @@ void mlir::quant_affine::lookUpPackedCodesInTables(Operation *root) {
   shuffleActivationsOnce(shuffles);
 }
 
-void mlir::quant_affine::dropLanesSummedMarks(Operation *root) {
-  root->walk([](Operation *op) { op->removeAttr(kLanesSummedAttrName); });
+bool mlir::quant_affine::dropLanesSummedMarks(Operation *root) {
+  bool dropped = false;
+  root->walk([&](Operation *op) {
+    dropped |= static_cast<bool>(op->removeAttr(kLanesSummedAttrName));
+  });
+  return dropped;
 }

@@ -130,8 +130,8 @@ struct QuantAffinePrefetchWeightsPass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
+    llvm::SetVector<Operation *> reads;
     if (distance > 0) {
-      llvm::SetVector<Operation *> reads;
       function.walk([&](arith::MulFOp product) {
         if (!product->hasAttr(quant_affine::kLanesSummedAttrName) ||
             !product->getParentOfType<scf::ForOp>())
@@ -142,7 +142,8 @@ struct QuantAffinePrefetchWeightsPass
       for (Operation *read : reads)
         prefetchAhead(read, distance);
     }
-    quant_affine::dropLanesSummedMarks(function);
+    if (!quant_affine::dropLanesSummedMarks(function) && reads.empty())
+      markAllAnalysesPreserved();
   }
 };
 

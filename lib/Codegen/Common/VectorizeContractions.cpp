@@ -486,8 +486,11 @@ struct QuantAffineVectorizeContractionsPass
                      rewriter, op, parallelOuter,
                      {panelColumns, panelTileRows, transposeBlock})) ||
                  succeeded(compile(rewriter, op));
-    if (!changed)
+    if (!changed) {
+      if (named.empty())
+        markAllAnalysesPreserved();
       return;
+    }
     cleanUp();
   }
 

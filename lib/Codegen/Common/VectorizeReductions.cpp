@@ -427,7 +427,7 @@ struct QuantAffineVectorizeReductionsPass
         candidates.push_back(op);
     });
     if (candidates.empty())
-      return;
+      return markAllAnalysesPreserved();
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
       if (FailureOr<linalg::GenericOp> integers =

@@ -177,8 +177,8 @@ struct ConvertQuantToQuantAffinePass
     Operation *root = getOperation();
     if (diagnoseOnly) {
       if (failed(rejectQuantTypes(root)))
-        signalPassFailure();
-      return;
+        return signalPassFailure();
+      return markAllAnalysesPreserved();
     }
     if (failed(checkQuantTypesConvertible(root)))
       return signalPassFailure();

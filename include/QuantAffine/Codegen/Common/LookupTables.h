@@ -31,8 +31,9 @@ constexpr StringLiteral kLanesSummedAttrName = "quant_affine.lanes_summed";
 void lookUpPackedCodesInTables(Operation *root);
 
 /// Removes the marks above (they must not reach the LLVM dialect; the last
-/// pass that reads them, quant-affine-prefetch-weights, calls this).
-void dropLanesSummedMarks(Operation *root);
+/// pass that reads them, quant-affine-prefetch-weights, calls this). Returns
+/// whether there were any.
+bool dropLanesSummedMarks(Operation *root);
 
 } // namespace quant_affine
 } // namespace mlir

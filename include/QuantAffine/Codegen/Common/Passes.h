@@ -15,6 +15,7 @@
 #define QUANT_AFFINE_CODEGEN_COMMON_PASSES_H
 
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir {
 namespace bufferization {
