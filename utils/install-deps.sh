@@ -15,6 +15,7 @@ packages=(
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross  # AArch64 runs under qemu
   libonnx-dev libprotobuf-dev  # quant-affine-translate --import-onnx
   libonnx-testdata python3-onnx  # ONNX's node tests; building test models
+  libjemalloc-dev        # the drivers' allocator (compile time, issue 38)
 )
 missing=()
 for p in "${packages[@]}"; do
