@@ -6,11 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// arith.truncf to and arith.extf from the four float8 types and f4E2M1FN,
-// for targets without them (LLVM has none): the rounding of
-// Utils/FloatFormula.h (exponent bits give the quantum, one roundeven
-// rounds), then the bits of the narrow value assembled with shifts.
-// test/Integration/CPU/{float8,float4}-storage*.mlir check every conversion.
+// arith.truncf to and arith.extf from the float8, float6 and float4 types,
+// for targets without them (LLVM has none). From f32, the rounding happens on
+// the bits (integer rounding for normal results, one f32 addition for
+// subnormal ones); from f64, by Utils/FloatFormula.h's roundToGrid (exponent
+// bits give the quantum, one roundeven rounds), then the bits of the narrow
+// value are assembled with shifts. test/Integration/CPU/narrow-float-*.mlir
+// check the conversions; utils/narrow-encode-f32 every f32 input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +46,7 @@ namespace {
 struct NarrowFormat {
   int64_t exponentBits = 0, mantissaBits = 0, minExponent = 0, maxExponent = 0;
   double maxValue = 0;
+  int64_t maxCode = 0; ///< maxValue's code.
   /// The NaN code, or none (f4E2M1FN has no NaN: APFloat, and so
   /// arith.truncf's folding, makes it a zero of NaN's sign, and overflow
   /// saturates).
@@ -69,7 +72,9 @@ std::optional<NarrowFormat> formatOf(Type type) {
   f.mantissaBits = mantissa;
   f.minExponent = llvm::APFloat::semanticsMinExponent(sem);
   f.maxExponent = llvm::APFloat::semanticsMaxExponent(sem);
-  f.maxValue = llvm::APFloat::getLargest(sem).convertToDouble(); // exact
+  llvm::APFloat largest = llvm::APFloat::getLargest(sem);
+  f.maxValue = largest.convertToDouble(); // exact
+  f.maxCode = largest.bitcastToAPInt().getZExtValue();
   if (llvm::APFloat::semanticsHasNaN(sem))
     f.nanCode = llvm::APFloat::getNaN(sem).bitcastToAPInt().getZExtValue();
   if (llvm::APFloat::semanticsHasInf(sem))
@@ -115,8 +120,77 @@ struct Builder {
   }
 };
 
-/// The bits of `x` (f32 or f64) rounded to `f` (arith.truncf).
-Value encode(Builder &z, Value x, const NarrowFormat &f) {
+/// encodeOnGrid's result for f32 `x`, from its bits (the method of F. Giesen's
+/// float_to_half_fast3_rtne): a normal result rounds to nearest even in
+/// integer arithmetic, the rounding's carry moving into the exponent field;
+/// a subnormal one rounds in the f32 addition t = |x| + C with
+/// C = 2^(minExponent - M + 23), whose ulp is the narrow quantum, and
+/// bits(t) - bits(C) counts quanta (2^M, the smallest normal code, where it
+/// rounds up). About half of encodeOnGrid's vector instructions;
+/// utils/narrow-encode-f32 compares the two on every f32 input.
+Value encodeF32(Builder &z, Value x, const NarrowFormat &f) {
+  OpBuilder &b = z.b;
+  Location loc = z.loc;
+  IntegerType i32 = b.getI32Type();
+  FloatType f32 = b.getF32Type();
+  auto c = [&](int64_t v) { return z.intConst(i32, v); };
+  int64_t m = f.mantissaBits, shift = 23 - m;
+
+  Value bits = z.bitcast(x, i32);
+  Value abs = arith::AndIOp::create(b, loc, bits, c(0x7FFFFFFF));
+  // Normal: add just under half an ulp of the narrow format, plus its lsb
+  // (ties to even), rebiasing the exponent in the same addition. Wraps for
+  // subnormal results, which the select below drops.
+  Value odd = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, abs, c(shift)), c(1));
+  int64_t rebias = (int64_t{127} - f.bias()) << 23;
+  Value rounded = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, abs,
+                            c((int64_t{1} << (shift - 1)) - 1 - rebias)),
+      odd);
+  Value normal = arith::ShRUIOp::create(b, loc, rounded, c(shift));
+  // Subnormal: C + |x| stays in C's binade, whose ulp is the quantum.
+  float magic = std::ldexp(1.0f, f.minExponent - m + 23);
+  Value shifted = arith::AddFOp::create(b, loc, z.bitcast(abs, f32),
+                                        z.floatConst(f32, magic));
+  Value subnormal = arith::SubIOp::create(b, loc, z.bitcast(shifted, i32),
+                                          c(llvm::bit_cast<uint32_t>(magic)));
+  Value isSubnormal =
+      z.cmpI(arith::CmpIPredicate::slt, abs, c((f.minExponent + 127) << 23));
+  // The magnitude's code; past maxCode for overflow, inf and NaN.
+  Value code = z.select(isSubnormal, subnormal, normal);
+
+  Value sign = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, bits, c(0x80000000)),
+      c(32 - f.width()));
+  if (f.infCode) {
+    // Overflow to inf of the sign; NaN, past it too, to the NaN code.
+    code = arith::OrIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, code, c(*f.infCode)), sign);
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    code = z.select(isNaN, c(*f.nanCode), code);
+  } else if (f.nanCode) {
+    // Overflow, inf and NaN to the NaN code.
+    if (f.unsignedZero)
+      sign = z.select(z.cmpI(arith::CmpIPredicate::eq, code, c(0)), c(0), sign);
+    Value overflow = z.cmpI(arith::CmpIPredicate::sgt, code, c(f.maxCode));
+    code = z.select(overflow, c(*f.nanCode),
+                    arith::OrIOp::create(b, loc, code, sign));
+  } else {
+    // Overflow saturates; inf and NaN give a zero of their sign.
+    code = arith::MinSIOp::create(b, loc, code, c(f.maxCode));
+    Value special = z.cmpI(arith::CmpIPredicate::sge, abs, c(0x7F800000));
+    code = z.select(special, sign, arith::OrIOp::create(b, loc, code, sign));
+  }
+  return arith::TruncIOp::create(b, loc, z.like(b.getIntegerType(f.width())),
+                                 code);
+}
+
+/// The bits of `x` (f32 or f64) rounded to `f` (arith.truncf), through
+/// roundToGrid in x's type.
+Value encodeOnGrid(Builder &z, Value x, const NarrowFormat &f) {
   auto src = cast<FloatType>(getElementTypeOrSelf(x));
   bool isF32 = src.isF32();
   int64_t p = isF32 ? 23 : 52, bias = isF32 ? 127 : 1023;
@@ -176,6 +250,13 @@ Value encode(Builder &z, Value x, const NarrowFormat &f) {
   }
   return arith::TruncIOp::create(b, loc, z.like(b.getIntegerType(f.width())),
                                  code);
+}
+
+/// The bits of `x` (f32 or f64) rounded to `f` (arith.truncf).
+Value encode(Builder &z, Value x, const NarrowFormat &f) {
+  if (getElementTypeOrSelf(x).isF32())
+    return encodeF32(z, x, f);
+  return encodeOnGrid(z, x, f);
 }
 
 /// The f32 value of the bits `code` (i8, or i4 for float4; or already
