@@ -324,6 +324,16 @@ Value decode(Builder &z, Value code, const NarrowFormat &f) {
   return z.bitcast(bits, f32);
 }
 
+/// encode of `x` (f16, bf16, f32 or f64, scalar or vector).
+Value encodeCodes(PatternRewriter &rewriter, Location loc, Value x,
+                  const NarrowFormat &f) {
+  Builder z{rewriter, loc, x.getType()};
+  auto src = cast<FloatType>(getElementTypeOrSelf(x));
+  if (!src.isF32() && !src.isF64()) // f16, bf16: exactly to f32 first
+    x = arith::ExtFOp::create(rewriter, loc, z.like(rewriter.getF32Type()), x);
+  return encode(z, x, f);
+}
+
 /// decode, for codes in lanes of any integer type (decodeNarrowFloat).
 Value decodeCodes(PatternRewriter &rewriter, Location loc, Value codes,
                   FloatType format) {
@@ -341,6 +351,14 @@ Value mlir::quant_affine::decodeNarrowFloat(PatternRewriter &rewriter,
   return decodeCodes(rewriter, loc, codes, format);
 }
 
+Value mlir::quant_affine::encodeNarrowFloat(PatternRewriter &rewriter,
+                                            Location loc, Value x,
+                                            FloatType format) {
+  std::optional<NarrowFormat> f = formatOf(format);
+  assert(f && "not a narrow float storage type");
+  return encodeCodes(rewriter, loc, x, *f);
+}
+
 namespace {
 
 struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
@@ -351,13 +369,7 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
         formatOf(getElementTypeOrSelf(op.getType()));
     if (!f)
       return rewriter.notifyMatchFailure(op, "not to a narrow float type");
-    Builder z{rewriter, op.getLoc(), op.getType()};
-    Value x = op.getIn();
-    auto src = cast<FloatType>(getElementTypeOrSelf(x));
-    if (!src.isF32() && !src.isF64()) // f16, bf16: exactly to f32 first
-      x = arith::ExtFOp::create(rewriter, op.getLoc(),
-                                z.like(rewriter.getF32Type()), x);
-    Value code = encode(z, x, *f);
+    Value code = encodeCodes(rewriter, op.getLoc(), op.getIn(), *f);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), code);
     return success();
   }
