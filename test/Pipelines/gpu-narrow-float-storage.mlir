@@ -1,8 +1,9 @@
 // Float8 and float4 storage through the GPU pipeline: quantize to f8E4M3FN (the
-// rounding in integer arithmetic, quant-affine-expand-narrow-floats: cvt.rni, four
-// codes stored as one 32-bit word) and dequantize from f8E5M2, one kernel
-// each; ptxas accepts the first. Not yet run on a GPU (none
-// was available).
+// rounding on the f32 bits, quant-affine-expand-narrow-floats: the lsb by bfe,
+// an integer add and an arithmetic shift for normal results, an add.rn of 2^14
+// for subnormal ones; four codes stored as one 32-bit word) and dequantize
+// from f8E5M2, one kernel each; ptxas accepts the first. Not yet run on a GPU
+// (none was available).
 // REQUIRES: libdevice
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
 // RUN: | %extract_gpu_binary | FileCheck %s
@@ -12,7 +13,9 @@
 
 // CHECK: .entry quantize_kernel
 // CHECK-DAG: div.rn.f32
-// CHECK-DAG: cvt.rni.f32.f32
+// CHECK-DAG: bfe.u32 {{.*}}, 20, 1;
+// CHECK-DAG: shr.s32 {{.*}}, 20;
+// CHECK-DAG: add.rn.f32 {{.*}}, 0f46800000;
 // CHECK-DAG: st.global
 // CHECK: .entry dequantize_kernel
 // CHECK-DAG: ld.global
@@ -27,9 +30,11 @@ func.func @dequantize(%q: tensor<8x64xf8E5M2>, %s: tensor<8x1xf32>) -> tensor<8x
   return %y : tensor<8x64xf32>
 }
 
-// f4E2M1FN packed two a byte on the device too.
+// f4E2M1FN packed two a byte on the device too (its subnormal quantum 2^-1 is
+// the ulp of 2^22).
 // CHECK: .entry quantize_f4_kernel
-// CHECK-DAG: cvt.rni.f32.f32
+// CHECK-DAG: bfe.u32 {{.*}}, 22, 1;
+// CHECK-DAG: add.rn.f32 {{.*}}, 0f4A800000;
 // CHECK-DAG: st.global
 func.func @quantize_f4(%x: tensor<8x64xf32>, %s: tensor<8x1xf32>) -> tensor<8x64xf4E2M1FN> {
   %q = quant_affine.quantize %x, %s range [-6, 6] : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf4E2M1FN>

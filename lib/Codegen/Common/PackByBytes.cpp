@@ -7,13 +7,29 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/PackByBytes.h"
+#include "QuantAffine/Codegen/Common/NarrowTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
 namespace {
+
+/// The arith.truncf to f4E2M1FN from f16, bf16 or f32 vectors that `v` is
+/// (through a vector.shape_cast), if it is: the packing runs before
+/// quant-affine-expand-narrow-floats expands it into integer codes.
+arith::TruncFOp truncToFloat4(Value v) {
+  if (auto cast = v.getDefiningOp<vector::ShapeCastOp>())
+    v = cast.getSource();
+  auto truncF = v.getDefiningOp<arith::TruncFOp>();
+  if (!truncF || !isa<Float4E2M1FNType>(getElementTypeOrSelf(v)) ||
+      !isa<VectorType>(v.getType()))
+    return {};
+  Type in = getElementTypeOrSelf(truncF.getIn());
+  return in.isF32() || in.isF16() || in.isBF16() ? truncF : arith::TruncFOp();
+}
 
 struct PackByBytes : OpRewritePattern<vector::BitCastOp> {
   PackByBytes(MLIRContext *context)
@@ -22,9 +38,10 @@ struct PackByBytes : OpRewritePattern<vector::BitCastOp> {
   LogicalResult matchAndRewrite(vector::BitCastOp bitcast,
                                 PatternRewriter &rewriter) const override {
     auto trunc = bitcast.getSource().getDefiningOp<arith::TruncIOp>();
+    arith::TruncFOp truncF = truncToFloat4(bitcast.getSource());
     VectorType codes = bitcast.getSourceVectorType();
     VectorType bytes = bitcast.getResultVectorType();
-    if (!trunc || codes.getRank() != 1 || codes.isScalable() ||
+    if ((!trunc && !truncF) || codes.getRank() != 1 || codes.isScalable() ||
         !bytes.getElementType().isInteger(8))
       return failure();
     unsigned codeBits = codes.getElementTypeBitWidth();
@@ -38,6 +55,18 @@ struct PackByBytes : OpRewritePattern<vector::BitCastOp> {
       return failure();
 
     Location loc = bitcast.getLoc();
+    if (truncF) {
+      // The conversion quant-affine-expand-narrow-floats would give it, on
+      // the same values made 1-D: its codes in i32 lanes, truncated.
+      Value in = truncF.getIn();
+      auto inType = cast<VectorType>(in.getType());
+      if (inType.getRank() != 1)
+        in = vector::ShapeCastOp::create(
+            rewriter, loc, codes.clone(inType.getElementType()), in);
+      trunc = quant_affine::encodeNarrowFloat(
+                  rewriter, loc, in, cast<FloatType>(codes.getElementType()))
+                  .getDefiningOp<arith::TruncIOp>();
+    }
     // Per position in a byte, the codes at that position (a strided
     // shuffle), masked and shifted into place and or-ed together, in the
     // codes' own width; then one truncation to bytes.

@@ -4,21 +4,55 @@
 // test/Integration/CPU/narrow-float-storage-exhaustive.mlir); other conversions
 // stay.
 
+// From f32, on the bits: normal results round to nearest even in integer
+// arithmetic (add 2^19 - 1 and the lsb, then shift out 20 bits, rebiasing in
+// the same addition; past 126 is overflow, inf or NaN: the NaN code 127),
+// subnormal ones in an f32 addition of 2^14, whose ulp is f8E4M3FN's quantum
+// 2^-9 (the code in the low bits of the sum's bits, which the truncation
+// keeps).
 // CHECK-LABEL: func.func @truncf
+// CHECK-DAG: %[[NAN:.*]] = arith.constant dense<127> : vector<16xi32>
+// CHECK-DAG: %[[SIGN_BIT:.*]] = arith.constant dense<-2147483648> : vector<16xi32>
+// CHECK-DAG: %[[TO_SIGN:.*]] = arith.constant dense<24> : vector<16xi32>
+// CHECK-DAG: %[[MIN_NORMAL:.*]] = arith.constant dense<1.562500e-02> : vector<16xf32>
+// CHECK-DAG: %[[MAGIC:.*]] = arith.constant dense<1.638400e+04> : vector<16xf32>
+// CHECK-DAG: %[[LARGEST:.*]] = arith.constant dense<126> : vector<16xi32>
+// CHECK-DAG: %[[ROUND_REBIAS:.*]] = arith.constant dense<-1006108673> : vector<16xi32>
+// CHECK-DAG: %[[SHIFT:.*]] = arith.constant dense<20> : vector<16xi32>
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1> : vector<16xi32>
+// CHECK-DAG: %[[ABS_MASK:.*]] = arith.constant dense<2147483647> : vector<16xi32>
 // CHECK-NOT: arith.truncf
-// CHECK: arith.andi {{.*}} : vector<16xi32>
-// CHECK: math.roundeven {{.*}} : vector<16xf32>
-// CHECK: arith.trunci {{.*}} : vector<16xi32> to vector<16xi8>
-// CHECK: arith.bitcast {{.*}} : vector<16xi8> to vector<16xf8E4M3FN>
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<16xf32> to vector<16xi32>
+// CHECK: %[[ABS:.*]] = arith.andi %[[BITS]], %[[ABS_MASK]]
+// CHECK: %[[MAGNITUDE:.*]] = arith.bitcast %[[ABS]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[LSB_AT_0:.*]] = arith.shrui %[[ABS]], %[[SHIFT]]
+// CHECK: %[[LSB:.*]] = arith.andi %[[LSB_AT_0]], %[[ONE]]
+// CHECK: %[[BIASED:.*]] = arith.addi %[[ABS]], %[[ROUND_REBIAS]]
+// CHECK: %[[ROUNDED:.*]] = arith.addi %[[BIASED]], %[[LSB]]
+// CHECK: %[[NORMAL:.*]] = arith.shrsi %[[ROUNDED]], %[[SHIFT]]
+// CHECK: %[[OVERFLOW:.*]] = arith.cmpi sgt, %[[NORMAL]], %[[LARGEST]]
+// CHECK: %[[SHIFTED:.*]] = arith.addf %[[MAGNITUDE]], %[[MAGIC]]
+// CHECK: %[[SUBNORMAL:.*]] = arith.bitcast %[[SHIFTED]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[IS_SUBNORMAL:.*]] = arith.cmpf olt, %[[MAGNITUDE]], %[[MIN_NORMAL]]
+// CHECK: %[[CODE:.*]] = arith.select %[[IS_SUBNORMAL]], %[[SUBNORMAL]], %[[NORMAL]]
+// CHECK: %[[SIGN_AT_31:.*]] = arith.andi %[[BITS]], %[[SIGN_BIT]]
+// CHECK: %[[SIGN:.*]] = arith.shrui %[[SIGN_AT_31]], %[[TO_SIGN]]
+// CHECK: %[[SIGNED:.*]] = arith.ori %[[CODE]], %[[SIGN]]
+// CHECK: %[[RESULT:.*]] = arith.select %[[OVERFLOW]], %[[NAN]], %[[SIGNED]]
+// CHECK: %[[BYTE:.*]] = arith.trunci %[[RESULT]] : vector<16xi32> to vector<16xi8>
+// CHECK: arith.bitcast %[[BYTE]] : vector<16xi8> to vector<16xf8E4M3FN>
 func.func @truncf(%x: vector<16xf32>) -> vector<16xf8E4M3FN> {
   %y = arith.truncf %x : vector<16xf32> to vector<16xf8E4M3FN>
   return %y : vector<16xf8E4M3FN>
 }
 
-// f16 and bf16 go through f32 exactly; f64 is rounded from its own bits.
+// f16 and bf16 go through f32 exactly; f64 is rounded onto the grid in f64
+// (Utils/FloatFormula.h's roundToGrid: one roundeven).
 // CHECK-LABEL: func.func @truncf_f16_f64
 // CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: arith.bitcast {{.*}} : f32 to i32
 // CHECK: arith.bitcast {{.*}} : f64 to i64
+// CHECK: math.roundeven {{.*}} : f64
 // CHECK-NOT: arith.truncf
 func.func @truncf_f16_f64(%x: f16, %y: f64) -> (f8E5M2FNUZ, f8E5M2) {
   %a = arith.truncf %x : f16 to f8E5M2FNUZ

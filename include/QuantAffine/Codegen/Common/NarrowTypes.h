@@ -41,6 +41,14 @@ bool hasVectorMemoryLayout(Type type);
 Value decodeNarrowFloat(PatternRewriter &rewriter, Location loc, Value codes,
                         FloatType format);
 
+/// The codes of `x` (f16, bf16, f32 or f64, scalar or vector) rounded to
+/// `format` (a float8, float6 or float4 storage type): the encoding that
+/// quant-affine-expand-narrow-floats gives arith.truncf, an arith.trunci to
+/// the format's width of the codes in i32 (f64: i64) lanes, whose bits above
+/// the width may be set.
+Value encodeNarrowFloat(PatternRewriter &rewriter, Location loc, Value x,
+                        FloatType format);
+
 /// The logical sizes of packed buffers' dynamic dims across function
 /// boundaries (DESIGN.md section 9): one index argument (result) per
 /// dynamic dim of each packed argument (result), after the others, added to

@@ -23,7 +23,10 @@ namespace quant_affine {
 /// shuffles and a byte shuffle per group, a 4-byte store); here whole
 /// registers combine and the truncation packs them. Exact: byte k holds code
 /// `8 / B * k + p` in bits [B p, B p + B), the little-endian packing of the
-/// emulation.
+/// emulation. An `arith.truncf` to f4E2M1FN from f16, bf16 or f32 (not yet
+/// expanded: quant-affine-expand-narrow-floats runs later) packs the same
+/// way from the codes its expansion computes in i32 lanes
+/// (encodeNarrowFloat).
 void populatePackByBytesPatterns(RewritePatternSet &patterns);
 
 } // namespace quant_affine

@@ -583,11 +583,16 @@ def QuantAffineExpandNarrowFloatsPass : Pass<"quant-affine-expand-narrow-floats"
     they fold):
 
     - `truncf` from f16, bf16, f32 (through f32, exactly) or f64 rounds to
-      nearest, ties to even, subnormals included: the quantum at the
-      value's binade comes from its exponent bits, and only a `roundeven`
-      rounds (docs/FloatQDQ.md). A value that rounds beyond the largest
-      finite value becomes +-inf (f8E5M2) or NaN (the others); NaN becomes
-      the type's NaN; the FNUZ types turn -0 into +0.
+      nearest, ties to even, subnormals included. From f32 on the bits: an
+      integer addition of just under half an ulp plus the lsb for normal
+      results (the carry moves into the exponent), one f32 addition of a
+      power of two whose ulp is the narrow quantum for subnormal ones
+      (utils/narrow-encode-f32 checks every f32 input). From f64 the
+      quantum at the value's binade comes from its exponent bits, and only
+      a `roundeven` rounds (docs/FloatQDQ.md). A value that rounds beyond
+      the largest finite value becomes +-inf (f8E5M2) or NaN (the other
+      float8 types; the float6 and float4 types saturate); NaN becomes the
+      type's NaN; the FNUZ types turn -0 into +0.
     - `extf` decodes sign, exponent and mantissa (subnormals through an
       exact multiplication), and the type's infinities and NaNs.
     - `extf` from `f8E8M0FNU` (MX's scale byte c, the value 2^(c - 127)):

@@ -1,0 +1,97 @@
+// The kernels of utils/narrow-encode-f32/run.sh: arith.truncf of 2^24 f32
+// values per call to each float8, float6 and float4 type, the codes
+// zero-extended to bytes.
+
+func.func @f8E4M3FN(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f8E4M3FN
+    %b = arith.bitcast %t : f8E4M3FN to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
+
+func.func @f8E5M2(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f8E5M2
+    %b = arith.bitcast %t : f8E5M2 to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
+
+func.func @f8E4M3FNUZ(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f8E4M3FNUZ
+    %b = arith.bitcast %t : f8E4M3FNUZ to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
+
+func.func @f8E5M2FNUZ(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f8E5M2FNUZ
+    %b = arith.bitcast %t : f8E5M2FNUZ to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
+
+func.func @f6E2M3FN(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f6E2M3FN
+    %n = arith.bitcast %t : f6E2M3FN to i6
+    %b = arith.extui %n : i6 to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
+
+func.func @f6E3M2FN(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f6E3M2FN
+    %n = arith.bitcast %t : f6E3M2FN to i6
+    %b = arith.extui %n : i6 to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
+
+func.func @f4E2M1FN(%x: tensor<16777216xf32>, %out: memref<16777216xi8>)
+    attributes {llvm.emit_c_interface} {
+  %init = tensor.empty() : tensor<16777216xi8>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16777216xf32>) outs(%init : tensor<16777216xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %t = arith.truncf %v : f32 to f4E2M1FN
+    %n = arith.bitcast %t : f4E2M1FN to i4
+    %b = arith.extui %n : i4 to i8
+    linalg.yield %b : i8
+  } -> tensor<16777216xi8>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<16777216xi8>, memref<16777216xi8>) -> ()
+  return
+}
