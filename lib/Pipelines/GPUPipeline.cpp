@@ -58,7 +58,7 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   quant_affine::addLoopsStage(device);
   device.addPass(createCanonicalizerPass());
-  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createSCFToControlFlowPass(quant_affine::getSCFToCFOptions()));
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;

@@ -12,6 +12,8 @@
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+
 namespace mlir {
 class OpPassManager;
 
@@ -63,6 +65,9 @@ void addLoopsStage(OpPassManager &pm);
 
 /// Lowers scf to cf, then cf/memref/vector/math/arith/index/ub/func to the
 /// LLVM dialect.
+/// convert-scf-to-cf's options in every pipeline.
+SCFToControlFlowPassOptions getSCFToCFOptions();
+
 void addStandardToLLVMStage(OpPassManager &pm);
 
 /// Host code on the CPU: float8 and bf16 conversions (and bf16 arithmetic,

@@ -42,7 +42,7 @@ struct ExpandBF16Pass
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     bool expanded = false;
-    if (failed(quant_affine::applyPatternsToRoots(
+    if (failed(quant_affine::applyPatternsWhereRooted(
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
             expanded)))
       return signalPassFailure();

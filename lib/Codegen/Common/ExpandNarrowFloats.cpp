@@ -429,7 +429,7 @@ struct QuantAffineExpandNarrowFloatsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandTruncF, ExpandExtF>(&getContext());
     bool changed = false;
-    if (failed(quant_affine::applyPatternsToRoots(
+    if (failed(quant_affine::applyPatternsWhereRooted(
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
             changed)))
       return signalPassFailure();

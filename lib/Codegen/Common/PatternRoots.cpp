@@ -12,17 +12,35 @@
 
 using namespace mlir;
 
-LogicalResult
-mlir::quant_affine::applyPatternsToRoots(Operation *root,
-                                         const FrozenRewritePatternSet &patterns,
-                                         bool &changed, bool topDown) {
+namespace {
+/// Whether `op` is one that `patterns` are rooted on.
+bool isPatternRoot(Operation *op, const FrozenRewritePatternSet &patterns) {
+  return !patterns.getMatchAnyOpNativePatterns().empty() ||
+         patterns.getOpSpecificNativePatterns().contains(op->getName());
+}
+} // namespace
+
+LogicalResult mlir::quant_affine::applyPatternsWhereRooted(
+    Operation *root, const FrozenRewritePatternSet &patterns, bool &changed) {
   changed = false;
-  // A pattern that may match any op: every op is a root.
-  bool anyOp = !patterns.getMatchAnyOpNativePatterns().empty();
-  const auto &byName = patterns.getOpSpecificNativePatterns();
+  bool rooted = root->walk([&](Operation *op) {
+                      return op != root && isPatternRoot(op, patterns)
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+  if (!rooted)
+    return success();
+  return applyPatternsGreedily(root, patterns, GreedyRewriteConfig(), &changed);
+}
+
+LogicalResult mlir::quant_affine::applyPatternsToRoots(
+    Operation *root, const FrozenRewritePatternSet &patterns, bool &changed,
+    bool topDown) {
+  changed = false;
   SmallVector<Operation *> roots;
   auto collect = [&](Operation *op) {
-    if (op != root && (anyOp || byName.contains(op->getName())))
+    if (op != root && isPatternRoot(op, patterns))
       roots.push_back(op);
   };
   // The driver takes the last op of its list first, as it does after

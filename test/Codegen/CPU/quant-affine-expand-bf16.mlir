@@ -24,7 +24,7 @@ func.func @widen(%x: bf16) -> f32 {
 // CHECK-SAME: (%[[X:.*]]: vector<4xf32>)
 // CHECK-DAG: %[[QNAN:.*]] = arith.constant dense<32704> : vector<4xi16>
 // CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<32767> : vector<4xi32>
-// CHECK-DAG: %[[ISNAN:.*]] = arith.cmpf une, %[[X]], %[[X]] : vector<4xf32>
+// CHECK: %[[ISNAN:.*]] = arith.cmpf une, %[[X]], %[[X]] : vector<4xf32>
 // CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
 // CHECK: %[[ROUNDING:.*]] = arith.addi %{{.*}}, %[[BIAS]] : vector<4xi32>
 // CHECK: %[[ROUNDED:.*]] = arith.addi %[[BITS]], %[[ROUNDING]] : vector<4xi32>

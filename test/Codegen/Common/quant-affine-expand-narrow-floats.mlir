@@ -83,15 +83,15 @@ func.func @others(%x: f32) -> f32 {
 // 2^-127 (0x00400000) for c = 0, NaN (0x7FC00000) for 0xFF; f16 rounds once
 // from f32.
 // CHECK-LABEL: func.func @e8m0_to_f32
+// CHECK-DAG: %[[NAN_CODE:.*]] = arith.constant dense<255> : vector<8xi32>
+// CHECK-DAG: %[[NAN:.*]] = arith.constant dense<2143289344> : vector<8xi32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0> : vector<8xi32>
+// CHECK-DAG: %[[SMALLEST:.*]] = arith.constant dense<4194304> : vector<8xi32>
 // CHECK: %[[BYTE:.*]] = arith.bitcast %{{.*}} : vector<8xf8E8M0FNU> to vector<8xi8>
 // CHECK: %[[CODE:.*]] = arith.extui %[[BYTE]] : vector<8xi8> to vector<8xi32>
 // CHECK: %[[SHIFTED:.*]] = arith.shli %[[CODE]]
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0> : vector<8xi32>
-// CHECK-DAG: %[[SMALLEST:.*]] = arith.constant dense<4194304> : vector<8xi32>
 // CHECK: %[[IS_ZERO:.*]] = arith.cmpi eq, %[[CODE]], %[[ZERO]]
 // CHECK: %[[LOW:.*]] = arith.select %[[IS_ZERO]], %[[SMALLEST]], %[[SHIFTED]]
-// CHECK-DAG: %[[NAN_CODE:.*]] = arith.constant dense<255> : vector<8xi32>
-// CHECK-DAG: %[[NAN:.*]] = arith.constant dense<2143289344> : vector<8xi32>
 // CHECK: %[[IS_NAN:.*]] = arith.cmpi eq, %[[CODE]], %[[NAN_CODE]]
 // CHECK: %[[BITS:.*]] = arith.select %[[IS_NAN]], %[[NAN]], %[[LOW]]
 // CHECK: arith.bitcast %[[BITS]] : vector<8xi32> to vector<8xf32>

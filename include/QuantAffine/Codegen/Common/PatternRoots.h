@@ -27,6 +27,14 @@ LogicalResult applyPatternsToRoots(Operation *root,
                                    const FrozenRewritePatternSet &patterns,
                                    bool &changed, bool topDown = false);
 
+/// applyPatternsGreedily on `root` (every op folded, constants hoisted and
+/// merged), but only where some op under it is one that `patterns` are
+/// rooted on; elsewhere a walk. For expansions whose output is read as it
+/// is (the expanded arithmetic's constants at the top of the function).
+LogicalResult applyPatternsWhereRooted(Operation *root,
+                                       const FrozenRewritePatternSet &patterns,
+                                       bool &changed);
+
 } // namespace quant_affine
 } // namespace mlir
 
