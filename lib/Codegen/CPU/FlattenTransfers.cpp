@@ -125,7 +125,7 @@ struct QuantAffineFlattenTransfersPass
     : quant_affine::impl::QuantAffineFlattenTransfersPassBase<
           QuantAffineFlattenTransfersPass> {
   void runOnOperation() override {
-    quant_affine::scalarizeVectorAccesses(
+    bool scalarized = quant_affine::scalarizeVectorAccesses(
         getOperation(), [](Operation *, VectorType type, Value) {
           return needsScalarAccess(type);
         });
@@ -156,7 +156,9 @@ struct QuantAffineFlattenTransfersPass
     if (failed(quant_affine::applyPatternsToRoots(
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
             changed)))
-      signalPassFailure();
+      return signalPassFailure();
+    if (!scalarized && !changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -112,7 +112,7 @@ Value guarded(OpBuilder &b, Location loc, Value condition, Type type,
 
 } // namespace
 
-void quant_affine::scalarizeVectorAccesses(
+bool quant_affine::scalarizeVectorAccesses(
     Operation *root,
     function_ref<bool(Operation *, VectorType, Value)> needsScalar) {
   SmallVector<Operation *> accesses;
@@ -246,4 +246,5 @@ void quant_affine::scalarizeVectorAccesses(
     }
     op->erase();
   }
+  return !accesses.empty();
 }

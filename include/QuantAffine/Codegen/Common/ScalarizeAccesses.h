@@ -19,8 +19,8 @@ namespace quant_affine {
 /// masks, out-of-bounds dims and broadcasts; plain and masked loads and
 /// stores) for which `needsScalar(access, vectorType, memref)` holds by one
 /// scalar memref.load or memref.store per element, under its mask bit and
-/// bounds.
-void scalarizeVectorAccesses(
+/// bounds. Returns whether it replaced any.
+bool scalarizeVectorAccesses(
     Operation *root,
     function_ref<bool(Operation *, VectorType, Value)> needsScalar);
 

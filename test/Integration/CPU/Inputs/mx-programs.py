@@ -79,6 +79,12 @@ def check_ints(prefix, values):
     return "// %s: [%s]" % (prefix, ",{{ *}}".join(str(v) for v in signed))
 
 
+def check_rows(values, rows, width):
+    """CHECK lines for the first `rows` printed rows of `width` values."""
+    return "\n".join(check_ints("CHECK", values[r * width:(r + 1) * width])
+                     for r in range(rows))
+
+
 X = data(4 * 64, 20261129, 3.0)
 # The loop: y <- mxfp4_qdq(3 * y), twice (3 * y rounded to f32).
 y = X
@@ -271,18 +277,11 @@ func.func @main() {
         "[" + ", ".join("1.0" if k == pick else "0.0" for k in range(64)) + "]"
         for pick in (3, 40)) + "]",
     "TS": struct.unpack("<i", struct.pack("<I", mx.f32_encode(pts)))[0],
-    "LOOP": "\n".join(check_ints("CHECK", loop_out[r * 64:(r + 1) * 64])
-                      for r in range(4)),
-    "SCALES": "\n".join(check_ints("CHECK", loop_scales[r * 2:(r + 1) * 2])
-                        for r in range(4)),
-    "MXFP8": "\n".join(check_ints("CHECK", mxfp8_out[r * 64:(r + 1) * 64])
-                       for r in range(4)),
-    "MXINT8": "\n".join(check_ints("CHECK", mxint8_out[r * 64:(r + 1) * 64])
-                        for r in range(4)),
-    "MATMUL": "\n".join(check_ints("CHECK", matmul_out[r * 8:(r + 1) * 8])
-                        for r in range(2)),
-    "NV": "\n".join(check_ints("CHECK", nv_out[r * 64:(r + 1) * 64])
-                    for r in range(4)),
-    "NVS": "\n".join(check_ints("CHECK", nv_scales[r * 4:(r + 1) * 4])
-                     for r in range(4)),
+    "LOOP": check_rows(loop_out, 4, 64),
+    "SCALES": check_rows(loop_scales, 4, 2),
+    "MXFP8": check_rows(mxfp8_out, 4, 64),
+    "MXINT8": check_rows(mxint8_out, 4, 64),
+    "MATMUL": check_rows(matmul_out, 2, 8),
+    "NV": check_rows(nv_out, 4, 64),
+    "NVS": check_rows(nv_scales, 4, 4),
 })
