@@ -57,7 +57,7 @@ namespace {
 void addDeviceToNVVMStage(OpPassManager &pm) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   quant_affine::addLoopsStage(device);
-  device.addPass(createCanonicalizerPass());
+  device.addPass(quant_affine::createStructuredCanonicalizerPass());
   device.addPass(createSCFToControlFlowPass(quant_affine::getSCFToCFOptions()));
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
@@ -106,7 +106,7 @@ void mlir::quant_affine::addGPUMappingStages(
   // Merges the forall's two subviews of each output tile, so that the copy
   // between them folds away.
   pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createStructuredCanonicalizerPass());
 
   // 3. Blocks and threads, then kernels.
   pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
@@ -116,7 +116,7 @@ void mlir::quant_affine::addGPUMappingStages(
   pm.addNestedPass<func::FuncOp>(createQuantAffineKernelsForHostAccessesPass());
   pm.addNestedPass<func::FuncOp>(createQuantAffineMapToGPUPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createStructuredCanonicalizerPass());
   // Hoisted reads (a per-tensor scale) back into the kernels: the caller's
   // buffers may be device memory, which the host cannot read.
   pm.addNestedPass<func::FuncOp>(createQuantAffineSinkReadsIntoLaunchPass());

@@ -29,7 +29,6 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,14 +36,26 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <type_traits>
+
 using namespace mlir;
+
+std::unique_ptr<Pass> mlir::quant_affine::createStructuredCanonicalizerPass() {
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return createCanonicalizerPass(config);
+}
 
 template <typename FuncT>
 void mlir::quant_affine::addFunctionCleanup(OpPassManager &pm, bool cse) {
   OpPassManager &function = pm.nest<FuncT>();
-  function.addPass(createCanonicalizerPass());
+  if (std::is_same_v<FuncT, func::FuncOp>)
+    function.addPass(createStructuredCanonicalizerPass());
+  else
+    function.addPass(createCanonicalizerPass());
   if (cse)
     function.addPass(createCSEPass());
 }
@@ -136,7 +147,7 @@ void mlir::quant_affine::addVectorizeStage(
   // would make it compare every loop with all others of the same bounds
   // (BufferizationPrep.cpp).
   OpPassManager &function = pm.nest<func::FuncOp>();
-  function.addPass(createCanonicalizerPass());
+  function.addPass(createStructuredCanonicalizerPass());
   QuantAffineUnshareEmptyTensorsPassOptions allocate;
   allocate.allocTensors = true;
   function.addPass(createQuantAffineUnshareEmptyTensorsPass(allocate));
@@ -170,11 +181,32 @@ void mlir::quant_affine::addInPlaceBufferizationStage(
   // i1, i2 and i4 buffers packed, from signatures to accesses; before
   // deallocation adds i1 buffers of its own.
   pm.addPass(createQuantAffineEmulateNarrowTypesPass(narrow));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addBufferDeallocationStage(pm);
   // Results that may alias an argument or a constant are returned as
   // bufferization.clone: an alloc and a copy the LLVM lowering understands.
   pm.addPass(inModuleWith({"bufferization"},
                           createConvertBufferizationToMemRefPass()));
+}
+
+void mlir::quant_affine::addBufferDeallocationStage(OpPassManager &pm) {
+  // Upstream's buffer-deallocation-pipeline, pass for pass, with two
+  // changes for compile time: canonicalization without region
+  // simplification (the code is structured still), and the passes that only
+  // rewrite reallocs or deallocs run only where there are some.
+  memref::ExpandReallocPassOptions expandRealloc;
+  expandRealloc.emitDeallocs = false;
+  pm.addPass(inModuleWith({"memref.realloc"},
+                          memref::createExpandReallocPass(expandRealloc)));
+  pm.addPass(createStructuredCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createStructuredCanonicalizerPass());
+  pm.addPass(inModuleWith(
+      {"bufferization.dealloc"},
+      bufferization::createBufferDeallocationSimplificationPass()));
+  pm.addPass(inModuleWith({"bufferization.dealloc"},
+                          bufferization::createLowerDeallocationsPass()));
+  pm.addPass(createCSEPass());
+  pm.addPass(createStructuredCanonicalizerPass());
 }
 
 void mlir::quant_affine::addLoopsStage(OpPassManager &pm) {

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -58,6 +59,42 @@ bool isFusableElementwiseResult(Value value) {
          producer.getNumLoops() == producer.getNumParallelLoops();
 }
 
+/// Upstream's producer-into-consumer fusion (linalg::fuseElementwiseOps,
+/// as linalg-fuse-elementwise-ops' pattern applies it), which also erases
+/// the producer it leaves unused. Upstream leaves that to the greedy
+/// driver's dead-op erasure, which visits only the ops it was given here:
+/// a chain's intermediate fused ops, each with a growing copy of the body,
+/// stayed until the next round.
+struct FuseProducerIntoConsumer : OpRewritePattern<linalg::GenericOp> {
+  FuseProducerIntoConsumer(MLIRContext *context,
+                           linalg::ControlFusionFn control)
+      : OpRewritePattern(context, /*benefit=*/2), control(std::move(control)) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      if (!linalg::areElementwiseOpsFusable(&operand) || !control(&operand))
+        continue;
+      Operation *producer = operand.get().getDefiningOp();
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, &operand);
+      if (failed(fused))
+        return failure();
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(consumer);
+      if (isOpTriviallyDead(producer))
+        rewriter.eraseOp(producer);
+      return success();
+    }
+    return failure();
+  }
+
+  linalg::ControlFusionFn control;
+};
+
 struct QuantAffineFuseElementwisePass
     : quant_affine::impl::QuantAffineFuseElementwisePassBase<
           QuantAffineFuseElementwisePass> {
@@ -78,8 +115,10 @@ struct QuantAffineFuseElementwisePass
         return false;
       return bodySize(producer) + bodySize(fused->getOwner()) <= limit;
     };
-    // The same pattern set as linalg-fuse-elementwise-ops.
+    // The same pattern set as linalg-fuse-elementwise-ops (its fusion
+    // pattern preceded by ours, which does the same and cleans up).
     RewritePatternSet patterns(context);
+    patterns.add<FuseProducerIntoConsumer>(context, control);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
@@ -90,13 +129,15 @@ struct QuantAffineFuseElementwisePass
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
     linalg::populateConstantFoldLinalgOperations(patterns, control);
-    // Only the structured ops and reshapes: not the thousands of scalar ops
-    // in their bodies, which canonicalization folds next.
+    // Not the scalar ops in the bodies, which each fusion clones and the
+    // canonicalization that follows folds once.
     bool changed = false;
-    if (failed(quant_affine::applyPatternsToRoots(
+    if (failed(quant_affine::applyPatternsOutsideRegionsOf(
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
-            changed, /*topDown=*/true)))
+            [](Operation *op) { return isa<linalg::LinalgOp>(op); }, changed)))
       return signalPassFailure();
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 
   /// Upstream fuses producers into generics only. Named contractions and

@@ -62,3 +62,32 @@ LogicalResult mlir::quant_affine::applyPatternsToRoots(
       GreedyRewriteConfig().setStrictness(GreedyRewriteStrictness::AnyOp),
       &changed);
 }
+
+LogicalResult mlir::quant_affine::applyPatternsOutsideRegionsOf(
+    Operation *root, const FrozenRewritePatternSet &patterns,
+    function_ref<bool(Operation *)> isOpaque, bool &changed) {
+  changed = false;
+  constexpr int kMaxRounds = 10;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    SmallVector<Operation *> ops;
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op == root)
+        return WalkResult::advance();
+      ops.push_back(op);
+      return isOpaque(op) ? WalkResult::skip() : WalkResult::advance();
+    });
+    // The driver takes the last op of its list first.
+    std::reverse(ops.begin(), ops.end());
+    bool roundChanged = false;
+    if (failed(
+            applyOpPatternsGreedily(ops, patterns,
+                                    GreedyRewriteConfig().setStrictness(
+                                        GreedyRewriteStrictness::ExistingOps),
+                                    &roundChanged)))
+      return failure();
+    if (!roundChanged)
+      return success();
+    changed = true;
+  }
+  return failure();
+}
