@@ -164,6 +164,8 @@ void mlir::quant_affine::addInPlaceBufferizationStage(
   pm.addPass(createQuantAffinePrepareTensorDestinationsPass());
   pm.addPass(bufferization::createOneShotBufferizePass(
       getInPlaceBufferizePassOptions()));
+  // Its constants' globals in an order that does not vary from run to run.
+  pm.addPass(createQuantAffineNameConstantGlobalsPass());
   // Folds collapse_shape(expand_shape(%arg)) back to %arg, so the result is
   // seen as the argument's buffer and dropped rather than cloned.
   addFunctionCleanup<func::FuncOp>(pm);

@@ -462,6 +462,24 @@ def QuantAffineUnshareEmptyTensorsPass
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
 
+def QuantAffineNameConstantGlobalsPass
+    : Pass<"quant-affine-name-constant-globals", "ModuleOp"> {
+  let summary = "Names and places the constant globals of bufferized tensor "
+                "constants in the program order of their first use";
+  let description = [{
+    One-Shot Module Bufferize makes each tensor constant a private
+    `memref.global` named after its type (`__constant_4xf32`, then
+    `__constant_4xf32_0`, ...) and places each first in the module. In LLVM
+    22 it bufferizes the functions of a module in an order that varies from
+    run to run (llvm/llvm-project#184722, fixed after 22.1), so with several
+    functions the names and order of these globals did too. This pass gives
+    them the names and places that bufferization gives them when it meets
+    the constants in program order, so the output is the same on every run.
+    Where there was one order only (one function, or one constant) nothing
+    changes. The pipelines run it right after bufferization.
+  }];
+}
+
 def QuantAffineLocalizeRegionResultsPass
     : Pass<"quant-affine-localize-region-results", "func::FuncOp"> {
   let summary = "In functions with unstructured control flow, pass memref "
