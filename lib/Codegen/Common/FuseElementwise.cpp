@@ -134,8 +134,13 @@ struct QuantAffineFuseElementwisePass
     bool changed = false;
     if (failed(quant_affine::applyPatternsOutsideRegionsOf(
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
-            [](Operation *op) { return isa<linalg::LinalgOp>(op); }, changed)))
+            [](Operation *op) { return isa<linalg::LinalgOp>(op); },
+            changed))) {
+      getOperation()->emitError(
+          "elementwise fusion did not converge in 10 rounds and 10 greedy "
+          "iterations");
       return signalPassFailure();
+    }
     if (!changed)
       markAllAnalysesPreserved();
   }

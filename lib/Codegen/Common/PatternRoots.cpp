@@ -89,5 +89,8 @@ LogicalResult mlir::quant_affine::applyPatternsOutsideRegionsOf(
       return success();
     changed = true;
   }
-  return failure();
+  // Rewrites that feed one another round after round (a reshape moved up a
+  // long chain, an op at a time): the whole-region driver finishes them,
+  // visiting what each creates at once.
+  return applyPatternsGreedily(root, patterns);
 }

@@ -37,12 +37,12 @@ LogicalResult applyPatternsWhereRooted(Operation *root,
 
 /// Applies `patterns` greedily, top-down, to the ops under `root` except
 /// those in the regions of ops for which `isOpaque` holds, and repeats on
-/// what that leaves until nothing changes (at most 10 times, as the greedy
-/// driver). Ops a rewrite creates wait for the next round instead of being
-/// visited at once: a rewrite that clones bodies (elementwise fusion) would
-/// otherwise have every cloned body op folded, once per fusion, for bodies
-/// the canonicalization that follows folds once. Sets `changed`; fails where
-/// the rewrite did not converge.
+/// what that leaves until nothing changes. Ops a rewrite creates wait for
+/// the next round instead of being visited at once: a rewrite that clones
+/// bodies (elementwise fusion) would otherwise have every cloned body op
+/// folded, once per fusion, for bodies the canonicalization that follows
+/// folds once. After 10 rounds, applyPatternsGreedily on `root` finishes.
+/// Sets `changed`; fails where that did not converge.
 LogicalResult applyPatternsOutsideRegionsOf(
     Operation *root, const FrozenRewritePatternSet &patterns,
     function_ref<bool(Operation *)> isOpaque, bool &changed);
