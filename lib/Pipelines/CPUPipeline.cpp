@@ -197,10 +197,11 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
 
   // 3. Bufferize in place into the caller's buffers.
   // int4 weights in fused matmuls by table where the target permutes 16 f32
-  // in one instruction.
+  // in one instruction, float4 (MXFP4) ones where it permutes 8 or 16.
   // The others unpacked by whatever the target does best.
   QuantAffineEmulateNarrowTypesPassOptions narrow;
   narrow.tableLookup = strategy.int4TableLookup;
+  narrow.float4TableLanes = strategy.float4TableLanes;
   narrow.shiftUnpack = strategy.shiftUnpack;
   narrow.bytePack = strategy.bytePack;
   addInPlaceBufferizationStage(pm, narrow);

@@ -1076,6 +1076,12 @@ struct QuantAffineEmulateNarrowTypesPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    if (float4TableLanes != 0 && float4TableLanes != 8 &&
+        float4TableLanes != 16) {
+      module.emitError("float4-table-lanes must be 0, 8 or 16, got ")
+          << static_cast<int64_t>(float4TableLanes);
+      return signalPassFailure();
+    }
     if (!usesPackedMemory(module))
       return markAllAnalysesPreserved();
     rewriteCopies(module);
@@ -1141,8 +1147,9 @@ struct QuantAffineEmulateNarrowTypesPass
     moves.add<MoveShapeCastPastPackedCast>(context);
     if (failed(applyPatternsGreedily(module, std::move(moves))))
       return signalPassFailure();
-    if (tableLookup)
-      quant_affine::lookUpPackedCodesInTables(module);
+    if (tableLookup || float4TableLanes)
+      quant_affine::lookUpPackedCodesInTables(module, tableLookup,
+                                              float4TableLanes);
     if (shiftUnpack || bytePack) {
       RewritePatternSet targeted(context);
       if (shiftUnpack)

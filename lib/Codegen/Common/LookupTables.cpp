@@ -13,6 +13,12 @@
 // lookup; `vector.extract` at dynamic positions, gathered back into a
 // vector, is what LLVM's x86 backend selects as one `vpermps`.
 //
+// f4E2M1FN codes have 16 values too. Where a register holds only 8 f32
+// (AVX2), the 16-entry table is kept as two halves, the codes without and
+// with the sign bit: each code is looked up in both by its low 3 bits
+// (`vpermps` ignores the others) and takes the half its sign bit names
+// (`vblendvps` reads just that bit, once the code is at the top of its lane).
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/LookupTables.h"
@@ -89,19 +95,140 @@ SmallVector<int64_t> chunkOrder(int64_t lanes, int64_t bytes) {
   return order;
 }
 
+/// Looks the codes of `bitcast` (f4E2M1FN, 8 per 32-bit word) up in two
+/// tables of 8, the chain (`tableOf`) on codes 0-7 and on 8-15, and
+/// replaces the weight in `products` by the result, in the codes' order.
+void lookUpInHalves(OpBuilder &b, Location loc, vector::BitCastOp bitcast,
+                    function_ref<Value(ArrayRef<int64_t>)> tableOf,
+                    Operation *weight, ArrayRef<arith::MulFOp> products) {
+  constexpr int64_t kHalf = kTableSize / 2;
+  Value positive = tableOf(llvm::to_vector(llvm::seq<int64_t>(0, kHalf)));
+  Value negative =
+      tableOf(llvm::to_vector(llvm::seq<int64_t>(kHalf, kTableSize)));
+  Type i32 = b.getI32Type();
+  auto lanesOf = [&](Type element) {
+    return VectorType::get({kHalf}, element);
+  };
+  auto splat = [&](int64_t value) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(lanesOf(i32), APInt(32, value)));
+  };
+  // Code j of a little-endian word sits in bits [4j, 4j + 4): shifted left
+  // by 28 - 4j it is the lane's top nibble, its sign bit the lane's.
+  SmallVector<APInt> toTop;
+  for (int64_t lane = 0; lane < kHalf; ++lane)
+    toTop.push_back(APInt(32, 28 - 4 * lane));
+  Value shifts = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(lanesOf(i32), toTop));
+  Value zero = splat(0), down = splat(28), low3 = splat(kHalf - 1);
+  // Words of bytes loaded from a rank-1 buffer are loaded again one by one:
+  // LLVM then broadcasts from memory (as UnpackByShifts does).
+  Value bytes = bitcast.getSource();
+  int64_t wordCount = cast<VectorType>(bytes.getType()).getNumElements() / 4;
+  auto load = bytes.getDefiningOp<vector::LoadOp>();
+  if (load && load.getMemRefType().getRank() != 1)
+    load = nullptr;
+  Value words;
+  if (!load)
+    words = vector::BitCastOp::create(b, loc, VectorType::get({wordCount}, i32),
+                                      bytes);
+  Type element = cast<VectorType>(positive.getType()).getElementType();
+  SmallVector<Value> pieces;
+  for (int64_t word = 0; word < wordCount; ++word) {
+    Value scalar;
+    if (load) {
+      Value index = arith::AddIOp::create(
+          b, loc, load.getIndices().front(),
+          arith::ConstantIndexOp::create(b, loc, 4 * word));
+      Value four = vector::LoadOp::create(
+          b, loc, VectorType::get({4}, b.getI8Type()), load.getBase(), index);
+      scalar = vector::ExtractOp::create(
+          b, loc,
+          vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), four),
+          0);
+    } else {
+      scalar = vector::ExtractOp::create(b, loc, words, word);
+    }
+    Value top = arith::ShLIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, lanesOf(i32), scalar),
+        shifts);
+    Value index = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, top, down), low3);
+    Value negativeCode =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, top, zero);
+    auto lookUp = [&](Value table) {
+      SmallVector<Value> values;
+      for (int64_t lane = 0; lane < kHalf; ++lane) {
+        Value position = arith::IndexCastUIOp::create(
+            b, loc, b.getIndexType(),
+            vector::ExtractOp::create(b, loc, index, lane));
+        values.push_back(vector::ExtractOp::create(
+            b, loc, table, ArrayRef<OpFoldResult>{position}));
+      }
+      return vector::FromElementsOp::create(b, loc, lanesOf(element), values);
+    };
+    Value ifClear = lookUp(positive);
+    Value ifSet = lookUp(negative);
+    pieces.push_back(
+        arith::SelectOp::create(b, loc, negativeCode, ifSet, ifClear));
+  }
+  // Side by side, pairwise.
+  while (pieces.size() > 1) {
+    SmallVector<Value> joined;
+    for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
+      int64_t size = cast<VectorType>(pieces[i].getType()).getNumElements();
+      joined.push_back(vector::ShuffleOp::create(
+          b, loc, pieces[i], pieces[i + 1],
+          llvm::to_vector(llvm::seq<int64_t>(0, 2 * size))));
+    }
+    if (pieces.size() % 2)
+      joined.push_back(pieces.back());
+    pieces = std::move(joined);
+  }
+  for (arith::MulFOp product : products)
+    product->replaceUsesOfWith(weight->getResult(0), pieces.front());
+}
+
+/// The constant vector of `codes` (4-bit patterns) in `type`'s element type
+/// (i4 or f4E2M1FN).
+Value codeConstant(OpBuilder &b, Location loc, Type element,
+                   ArrayRef<int64_t> codes) {
+  auto type = VectorType::get({static_cast<int64_t>(codes.size())}, element);
+  if (auto format = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> values;
+    for (int64_t code : codes)
+      values.push_back(APFloat(format.getFloatSemantics(), APInt(4, code)));
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(type, values));
+  }
+  SmallVector<APInt> values;
+  for (int64_t code : codes)
+    values.push_back(APInt(4, code));
+  return arith::ConstantOp::create(b, loc,
+                                   DenseElementsAttr::get(type, values));
+}
+
 /// Rewrites the chain from `convert` (sitofp/uitofp of a bitcast of bytes to
-/// int4) if it qualifies; see lookUpPackedCodesInTables. Collects the
-/// shuffles of the products' other factors into `shuffles`.
-void rewriteChain(Operation *convert,
+/// int4, or extf of one to f4E2M1FN) if it qualifies; see
+/// lookUpPackedCodesInTables. Collects the shuffles of the products' other
+/// factors into `shuffles`.
+void rewriteChain(Operation *convert, bool int4, int64_t float4TableLanes,
                   SmallVectorImpl<vector::ShuffleOp> &shuffles) {
   auto bitcast = convert->getOperand(0).getDefiningOp<vector::BitCastOp>();
   if (!bitcast)
     return;
   VectorType bytesType = bitcast.getSourceVectorType();
   VectorType codesType = bitcast.getResultVectorType();
+  Type codeElement = codesType.getElementType();
+  bool float4 = isa<arith::ExtFOp>(convert);
+  if (float4 ? !isa<Float4E2M1FNType>(codeElement) || !float4TableLanes
+             : !codeElement.isInteger(4) || !int4)
+    return;
+  // Two halves of 8 lanes, or one table of all 16 codes.
+  bool halves = float4 && float4TableLanes == kTableSize / 2;
+  int64_t lanesPerLookup = halves ? kTableSize / 2 : kTableSize;
   if (bytesType.getRank() != 1 || !bytesType.getElementType().isInteger(8) ||
-      !codesType.getElementType().isInteger(4) || codesType.isScalable() ||
-      codesType.getNumElements() % kTableSize != 0)
+      codesType.isScalable() || codesType.getNumElements() % lanesPerLookup)
     return;
   // Chunks of 16 bytes (two lookups, low and high nibbles, the activation
   // shuffled alike), or of 8 (one lookup of both, in order).
@@ -152,29 +279,33 @@ void rewriteChain(Operation *convert,
   OpBuilder b(weight->getContext());
   b.setInsertionPointAfter(weight);
   Location loc = convert->getLoc();
-  // The table: the chain on the 16 codes, in the order of their bits.
-  SmallVector<APInt> codes;
-  for (int64_t code = 0; code < kTableSize; ++code)
-    codes.push_back(APInt(4, code));
-  auto codesOfTable = VectorType::get({kTableSize}, codesType.getElementType());
-  IRMapping mapping;
-  mapping.map(convert->getOperand(0),
-              arith::ConstantOp::create(
-                  b, loc, DenseElementsAttr::get(codesOfTable, codes)));
-  for (Operation &op : *block) {
-    if (!chain.contains(&op))
-      continue;
-    for (Value operand : op.getOperands())
-      if (!mapping.contains(operand))
-        mapping.map(operand, narrowUniform(b, operand, kTableSize));
-    Operation *copy = b.clone(op, mapping);
-    auto type = cast<VectorType>(copy->getResult(0).getType());
-    copy->getResult(0).setType(
-        VectorType::get({kTableSize}, type.getElementType()));
-    if (&op == weight)
-      break;
+  // A table: the chain on `codes`, by the same ops, one lane per code.
+  auto tableOf = [&](ArrayRef<int64_t> codes) {
+    int64_t size = codes.size();
+    IRMapping mapping;
+    mapping.map(convert->getOperand(0),
+                codeConstant(b, loc, codeElement, codes));
+    for (Operation &op : *block) {
+      if (!chain.contains(&op))
+        continue;
+      for (Value operand : op.getOperands())
+        if (!mapping.contains(operand))
+          mapping.map(operand, narrowUniform(b, operand, size));
+      Operation *copy = b.clone(op, mapping);
+      auto type = cast<VectorType>(copy->getResult(0).getType());
+      copy->getResult(0).setType(
+          VectorType::get({size}, type.getElementType()));
+      if (&op == weight)
+        break;
+    }
+    return mapping.lookup(weight->getResult(0));
+  };
+  if (halves) {
+    lookUpInHalves(b, loc, bitcast, tableOf, weight, products);
+    return;
   }
-  Value table = mapping.lookup(weight->getResult(0));
+  // The 16 codes in the order of their bits.
+  Value table = tableOf(llvm::to_vector(llvm::seq<int64_t>(0, kTableSize)));
 
   // The codes as indices: low nibbles, then high nibbles, per chunk.
   Type i32 = b.getI32Type();
@@ -360,16 +491,17 @@ void shuffleActivationsOnce(ArrayRef<vector::ShuffleOp> shuffles) {
 
 } // namespace
 
-void mlir::quant_affine::lookUpPackedCodesInTables(Operation *root) {
+void mlir::quant_affine::lookUpPackedCodesInTables(Operation *root, bool int4,
+                                                   int64_t float4TableLanes) {
   SmallVector<Operation *> converts;
   root->walk([&](Operation *op) {
-    if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
+    if (isa<arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp>(op) &&
         isa<VectorType>(op->getResult(0).getType()))
       converts.push_back(op);
   });
   SmallVector<vector::ShuffleOp> shuffles;
   for (Operation *convert : converts)
-    rewriteChain(convert, shuffles);
+    rewriteChain(convert, int4, float4TableLanes, shuffles);
   shuffleActivationsOnce(shuffles);
 }
 

@@ -56,6 +56,10 @@ struct CPUTarget {
   int64_t vectorBytes = 16;
   /// Architectural vector registers.
   int64_t vectorRegisters = 16;
+  /// f32 lanes that one instruction permutes by a vector of indices, a whole
+  /// register (x86 `vpermps`: 16 with AVX-512, 8 with AVX2); 0 where there
+  /// is none (SSE; NEON's `tbl` permutes bytes).
+  int64_t f32PermuteLanes = 0;
 
   bool isX86() const;
   /// f32 lanes of one vector register.
@@ -104,6 +108,11 @@ struct CPUStrategy {
   /// `vpermps zmm`); elsewhere LLVM scalarizes the lookup, and the codes
   /// are unpacked arithmetically (shifts, sign extension, conversion).
   bool int4TableLookup = true;
+  /// f4E2M1FN codes inside sums dequantized by tables of this many f32 (the
+  /// target's permute): 16, one table of the 16 codes as for int4; 8, the
+  /// codes with the sign bit clear and set as two tables, chosen by that
+  /// bit (AVX2). 0: decoded arithmetically in the lanes.
+  int64_t float4TableLanes = 16;
   /// Other i1/i2/i4 codes widened to 32 bits or to float are unpacked from
   /// whole words by per-lane shifts (AVX2 `vpsllvd`, NEON `sshl`) rather
   /// than by byte shifts and interleaves (UnpackByShifts.h). Not on SSE,

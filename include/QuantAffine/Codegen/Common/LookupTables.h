@@ -28,7 +28,17 @@ constexpr StringLiteral kLanesSummedAttrName = "quant_affine.lanes_summed";
 /// in it (`vector.extract` at a dynamic position, which x86 selects as
 /// `vpermps`). The codes are taken low nibbles first, then high nibbles,
 /// and the product's other factor is shuffled to the same order.
-void lookUpPackedCodesInTables(Operation *root);
+///
+/// `int4` enables this for int4 codes (sitofp/uitofp); `float4TableLanes`
+/// (0, 8 or 16) for f4E2M1FN codes (arith.extf). With 16 they go the int4
+/// way. With 8 (a permute of 8 f32, AVX2), the chain is computed on codes
+/// 0-7 and on codes 8-15 (the sign bit set), each code is looked up in both
+/// by its low 3 bits and takes the entry its sign bit selects: the codes
+/// stay in their own order and nothing is shuffled. Either way each weight
+/// is the chain's own value on its code, bit for bit (-0.0, infinities,
+/// NaNs included).
+void lookUpPackedCodesInTables(Operation *root, bool int4,
+                               int64_t float4TableLanes);
 
 /// Removes the marks above (they must not reach the LLVM dialect; the last
 /// pass that reads them, quant-affine-prefetch-weights, calls this). Returns

@@ -662,6 +662,11 @@ def QuantAffineEmulateNarrowTypesPass
     its partial sums are dequantized by table: the chain is computed once on
     the 16 codes, by the same ops, and each code looked up (one `vpermps`
     per 16 on x86). Every weight is bit for bit what the chain gives.
+    With `float4-table-lanes`, f4E2M1FN codes extended to float (MXFP4
+    weights) are looked up the same way: with 16, in one table of the 16
+    codes; with 8 (AVX2's `vpermps`), in two tables of the chain on codes
+    0-7 and 8-15, each lane taking its entry from the one its sign bit
+    names (one `vblendvps`), the codes in their own order.
 
     With `shift-unpack`, codes that are extended to 32 bits or converted to
     float (the rest of the int4 dequantizations) are unpacked from whole
@@ -682,6 +687,10 @@ def QuantAffineEmulateNarrowTypesPass
     Option<"tableLookup", "table-lookup", "bool", /*default=*/"false",
            "Dequantize int4 codes inside summed products by a 16-entry "
            "table (LookupTables.h)">,
+    Option<"float4TableLanes", "float4-table-lanes", "int64_t",
+           /*default=*/"0",
+           "Dequantize f4E2M1FN codes inside summed products by tables of "
+           "this many f32 lanes: 16 or 8 (two tables); 0, not by table">,
     Option<"shiftUnpack", "shift-unpack", "bool", /*default=*/"false",
            "Unpack i1/i2/i4 codes extended to 32 bits or converted to float "
            "by per-lane shifts of whole words (UnpackByShifts.h)">,

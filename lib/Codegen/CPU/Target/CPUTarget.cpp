@@ -166,10 +166,12 @@ FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
       target.isa = CPUVectorISA::X86AVX512;
       target.vectorBytes = 64;
       target.vectorRegisters = 32;
+      target.f32PermuteLanes = 16;
     } else if (map.lookup("avx2")) {
       target.isa = CPUVectorISA::X86AVX2;
       target.vectorBytes = 32;
       target.vectorRegisters = 16;
+      target.f32PermuteLanes = 8;
     } else {
       target.isa = CPUVectorISA::X86SSE;
       target.vectorBytes = 16;
@@ -211,9 +213,16 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
     tileRows *= 2;
   strategy.panelTileRows = tileRows;
   strategy.transposeBlock = lanes;
-  // One instruction permutes 16 f32 by index only with 512-bit registers;
-  // AVX2's vpermps holds 8 and NEON's tbl permutes bytes.
-  strategy.int4TableLookup = target.isa == CPUVectorISA::X86AVX512;
+  // A table of the 16 int4 codes needs a permute of 16 f32 (AVX-512); with
+  // AVX2's 8, two lookups, the index and the blend take 6 vector operations
+  // per 8 codes where shifts, conversion and scaling take 4 (not measured).
+  strategy.int4TableLookup = target.f32PermuteLanes >= 16;
+  // float4's arithmetic decode costs far more: tables wherever a permute of
+  // f32 exists, two halves with 8 lanes (docs/FusedMatmul.md).
+  strategy.float4TableLanes =
+      target.f32PermuteLanes >= 8
+          ? std::min<int64_t>(target.f32PermuteLanes, 16)
+          : 0;
   strategy.shiftUnpack = target.isa != CPUVectorISA::X86SSE &&
                          target.isa != CPUVectorISA::X86AVX512;
   strategy.bytePack = strategy.shiftUnpack;
