@@ -71,6 +71,9 @@ struct QuantAffineNameConstantGlobalsPass
     SmallVector<memref::GlobalOp> order;
     DenseMap<memref::GlobalOp, SmallVector<memref::GetGlobalOp>> uses;
     module.walk([&](memref::GetGlobalOp get) {
+      // A nested module's globals are its own.
+      if (get->getParentWithTrait<OpTrait::SymbolTable>() != module)
+        return;
       auto it = constants.find(get.getName());
       if (it == constants.end())
         return;

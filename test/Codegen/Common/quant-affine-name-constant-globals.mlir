@@ -80,3 +80,34 @@ module {
     return %0, %1, %2, %3 : memref<4xf32>, memref<4xf32>, memref<8xf32>, memref<4xf32>
   }
 }
+
+// -----
+
+// A nested module's constants and uses are its own: only the outer ones are
+// renamed.
+// CHECK-LABEL: module
+// CHECK-NEXT: memref.global "private" constant @__constant_4xf32_0 : memref<4xf32> = dense<2.000000e+00>
+// CHECK-NEXT: memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<1.000000e+00>
+// CHECK: module @inner
+// CHECK-NEXT: memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<3.000000e+00>
+// CHECK-NEXT: func.func @inner_use
+// CHECK-NEXT: memref.get_global @__constant_4xf32 :
+// CHECK-LABEL: func.func @outer_uses
+// CHECK-NEXT: memref.get_global @__constant_4xf32 :
+// CHECK-NEXT: memref.get_global @__constant_4xf32_0 :
+module {
+  memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<2.0>
+  memref.global "private" constant @__constant_4xf32_0 : memref<4xf32> = dense<1.0>
+  module @inner {
+    memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<3.0>
+    func.func @inner_use() -> memref<4xf32> {
+      %0 = memref.get_global @__constant_4xf32 : memref<4xf32>
+      return %0 : memref<4xf32>
+    }
+  }
+  func.func @outer_uses() -> (memref<4xf32>, memref<4xf32>) {
+    %0 = memref.get_global @__constant_4xf32_0 : memref<4xf32>
+    %1 = memref.get_global @__constant_4xf32 : memref<4xf32>
+    return %0, %1 : memref<4xf32>, memref<4xf32>
+  }
+}
