@@ -23,6 +23,7 @@
 
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/UniformReads.h"
+#include "QuantAffine/Codegen/Common/UnpackByShifts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -113,45 +114,11 @@ void lookUpInHalves(OpBuilder &b, Location loc, vector::BitCastOp bitcast,
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(lanesOf(i32), APInt(32, value)));
   };
-  // Code j of a little-endian word sits in bits [4j, 4j + 4): shifted left
-  // by 28 - 4j it is the lane's top nibble, its sign bit the lane's.
-  SmallVector<APInt> toTop;
-  for (int64_t lane = 0; lane < kHalf; ++lane)
-    toTop.push_back(APInt(32, 28 - 4 * lane));
-  Value shifts = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(lanesOf(i32), toTop));
   Value zero = splat(0), down = splat(28), low3 = splat(kHalf - 1);
-  // Words of bytes loaded from a rank-1 buffer are loaded again one by one:
-  // LLVM then broadcasts from memory (as UnpackByShifts does).
-  Value bytes = bitcast.getSource();
-  int64_t wordCount = cast<VectorType>(bytes.getType()).getNumElements() / 4;
-  auto load = bytes.getDefiningOp<vector::LoadOp>();
-  if (load && load.getMemRefType().getRank() != 1)
-    load = nullptr;
-  Value words;
-  if (!load)
-    words = vector::BitCastOp::create(b, loc, VectorType::get({wordCount}, i32),
-                                      bytes);
   Type element = cast<VectorType>(positive.getType()).getElementType();
   SmallVector<Value> pieces;
-  for (int64_t word = 0; word < wordCount; ++word) {
-    Value scalar;
-    if (load) {
-      Value index = arith::AddIOp::create(
-          b, loc, load.getIndices().front(),
-          arith::ConstantIndexOp::create(b, loc, 4 * word));
-      Value four = vector::LoadOp::create(
-          b, loc, VectorType::get({4}, b.getI8Type()), load.getBase(), index);
-      scalar = vector::ExtractOp::create(
-          b, loc,
-          vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), four),
-          0);
-    } else {
-      scalar = vector::ExtractOp::create(b, loc, words, word);
-    }
-    Value top = arith::ShLIOp::create(
-        b, loc, vector::BroadcastOp::create(b, loc, lanesOf(i32), scalar),
-        shifts);
+  // Each code at the top of its lane: its sign bit the lane's.
+  for (Value top : quant_affine::spreadCodesToLaneTops(b, loc, bitcast)) {
     Value index = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, top, down), low3);
     Value negativeCode =
@@ -172,21 +139,9 @@ void lookUpInHalves(OpBuilder &b, Location loc, vector::BitCastOp bitcast,
     pieces.push_back(
         arith::SelectOp::create(b, loc, negativeCode, ifSet, ifClear));
   }
-  // Side by side, pairwise.
-  while (pieces.size() > 1) {
-    SmallVector<Value> joined;
-    for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
-      int64_t size = cast<VectorType>(pieces[i].getType()).getNumElements();
-      joined.push_back(vector::ShuffleOp::create(
-          b, loc, pieces[i], pieces[i + 1],
-          llvm::to_vector(llvm::seq<int64_t>(0, 2 * size))));
-    }
-    if (pieces.size() % 2)
-      joined.push_back(pieces.back());
-    pieces = std::move(joined);
-  }
+  Value weights = quant_affine::joinSideBySide(b, loc, pieces);
   for (arith::MulFOp product : products)
-    product->replaceUsesOfWith(weight->getResult(0), pieces.front());
+    product->replaceUsesOfWith(weight->getResult(0), weights);
 }
 
 /// The constant vector of `codes` (4-bit patterns) in `type`'s element type

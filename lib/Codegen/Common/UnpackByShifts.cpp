@@ -65,52 +65,17 @@ struct UnpackByShifts : RewritePattern {
       return failure();
 
     Location loc = op->getLoc();
-    int64_t lanes = codes.getNumElements();
     int64_t perWord = kWordBits / codeBits;
     Type i32 = rewriter.getI32Type();
     auto groupType = VectorType::get({perWord}, i32);
-    SmallVector<int32_t> leftShifts;
-    for (int64_t lane = 0; lane < perWord; ++lane)
-      leftShifts.push_back(kWordBits - codeBits - codeBits * lane);
-    Value left = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(groupType, ArrayRef<int32_t>(leftShifts)));
     Value right = arith::ConstantOp::create(
         rewriter, loc,
         DenseElementsAttr::get(groupType,
                                static_cast<int32_t>(kWordBits - codeBits)));
-    // One group of lanes per word, each a broadcast of its word. Bytes
-    // loaded from a rank-1 buffer are loaded again word by word: LLVM's x86
-    // backend then broadcasts from memory, where an extract from the wide
-    // load goes through general registers.
-    auto load = bitcast.getSource().getDefiningOp<vector::LoadOp>();
-    if (load && load.getMemRefType().getRank() != 1)
-      load = nullptr;
-    auto wordLoad = [&](int64_t word) -> Value {
-      Value offset = arith::ConstantIndexOp::create(rewriter, loc, 4 * word);
-      Value index = arith::AddIOp::create(rewriter, loc,
-                                          load.getIndices().front(), offset);
-      Value bytes = vector::LoadOp::create(
-          rewriter, loc, VectorType::get({4}, rewriter.getI8Type()),
-          load.getBase(), index);
-      Value one = vector::BitCastOp::create(rewriter, loc,
-                                            VectorType::get({1}, i32), bytes);
-      return vector::ExtractOp::create(rewriter, loc, one, 0);
-    };
-    Value words;
-    if (!load)
-      words = vector::BitCastOp::create(rewriter, loc,
-                                        VectorType::get({lanes / perWord}, i32),
-                                        bitcast.getSource());
     Type element = result.getElementType();
     SmallVector<Value> groups;
-    for (int64_t word = 0; word < lanes / perWord; ++word) {
-      Value scalar =
-          load ? wordLoad(word)
-               : Value(vector::ExtractOp::create(rewriter, loc, words, word));
-      Value spread =
-          vector::BroadcastOp::create(rewriter, loc, groupType, scalar);
-      Value top = arith::ShLIOp::create(rewriter, loc, spread, left);
+    for (Value top :
+         quant_affine::spreadCodesToLaneTops(rewriter, loc, bitcast)) {
       Value code =
           isSigned ? Value(arith::ShRSIOp::create(rewriter, loc, top, right))
                    : Value(arith::ShRUIOp::create(rewriter, loc, top, right));
@@ -134,28 +99,79 @@ struct UnpackByShifts : RewritePattern {
             rewriter, loc, VectorType::get({perWord}, element), code);
       groups.push_back(code);
     }
-    // The groups side by side, pairwise.
-    while (groups.size() > 1) {
-      SmallVector<Value> joined;
-      for (size_t i = 0; i + 1 < groups.size(); i += 2) {
-        auto width = [&](Value v) {
-          return cast<VectorType>(v.getType()).getNumElements();
-        };
-        SmallVector<int64_t> both(width(groups[i]) + width(groups[i + 1]));
-        std::iota(both.begin(), both.end(), 0);
-        joined.push_back(vector::ShuffleOp::create(rewriter, loc, groups[i],
-                                                   groups[i + 1], both));
-      }
-      if (groups.size() % 2)
-        joined.push_back(groups.back());
-      groups = std::move(joined);
-    }
-    rewriter.replaceOp(op, groups.front());
+    rewriter.replaceOp(op, quant_affine::joinSideBySide(rewriter, loc, groups));
     return success();
   }
 };
 
 } // namespace
+
+SmallVector<Value>
+quant_affine::spreadCodesToLaneTops(OpBuilder &b, Location loc,
+                                    vector::BitCastOp bitcast) {
+  unsigned codeBits = bitcast.getResultVectorType().getElementTypeBitWidth();
+  int64_t perWord = kWordBits / codeBits;
+  int64_t wordCount =
+      bitcast.getSourceVectorType().getNumElements() * 8 / kWordBits;
+  Type i32 = b.getI32Type();
+  auto groupType = VectorType::get({perWord}, i32);
+  SmallVector<int32_t> leftShifts;
+  for (int64_t lane = 0; lane < perWord; ++lane)
+    leftShifts.push_back(kWordBits - codeBits - codeBits * lane);
+  Value left = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(groupType, ArrayRef<int32_t>(leftShifts)));
+  // Bytes loaded from a rank-1 buffer are loaded again word by word: LLVM's
+  // x86 backend then broadcasts from memory, where an extract from the wide
+  // load goes through general registers.
+  auto load = bitcast.getSource().getDefiningOp<vector::LoadOp>();
+  if (load && load.getMemRefType().getRank() != 1)
+    load = nullptr;
+  Value words;
+  if (!load)
+    words = vector::BitCastOp::create(b, loc, VectorType::get({wordCount}, i32),
+                                      bitcast.getSource());
+  SmallVector<Value> tops;
+  for (int64_t word = 0; word < wordCount; ++word) {
+    Value scalar;
+    if (load) {
+      Value index = arith::AddIOp::create(
+          b, loc, load.getIndices().front(),
+          arith::ConstantIndexOp::create(b, loc, 4 * word));
+      Value bytes = vector::LoadOp::create(
+          b, loc, VectorType::get({4}, b.getI8Type()), load.getBase(), index);
+      scalar = vector::ExtractOp::create(
+          b, loc,
+          vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), bytes),
+          0);
+    } else {
+      scalar = vector::ExtractOp::create(b, loc, words, word);
+    }
+    Value spread = vector::BroadcastOp::create(b, loc, groupType, scalar);
+    tops.push_back(arith::ShLIOp::create(b, loc, spread, left));
+  }
+  return tops;
+}
+
+Value quant_affine::joinSideBySide(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> pieces) {
+  SmallVector<Value> groups(pieces.begin(), pieces.end());
+  while (groups.size() > 1) {
+    SmallVector<Value> joined;
+    for (size_t i = 0; i + 1 < groups.size(); i += 2) {
+      auto width = [&](Value v) {
+        return cast<VectorType>(v.getType()).getNumElements();
+      };
+      SmallVector<int64_t> both(width(groups[i]) + width(groups[i + 1]));
+      std::iota(both.begin(), both.end(), 0);
+      joined.push_back(
+          vector::ShuffleOp::create(b, loc, groups[i], groups[i + 1], both));
+    }
+    if (groups.size() % 2)
+      joined.push_back(groups.back());
+    groups = std::move(joined);
+  }
+  return groups.front();
+}
 
 void quant_affine::populateUnpackByShiftsPatterns(RewritePatternSet &patterns) {
   patterns.add<UnpackByShifts>(patterns.getContext());

@@ -9,6 +9,7 @@
 #ifndef QUANTAFFINE_CODEGEN_COMMON_UNPACKBYSHIFTS_H
 #define QUANTAFFINE_CODEGEN_COMMON_UNPACKBYSHIFTS_H
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -25,6 +26,18 @@ namespace quant_affine {
 /// a sign extension. Codes must fill whole words (N a multiple of 4); results
 /// narrower than 32 bits keep upstream's rewrite.
 void populateUnpackByShiftsPatterns(RewritePatternSet &patterns);
+
+/// The step those patterns share with table lookups (LookupTables.h): for
+/// each 32-bit word of the bytes `bitcast` reinterprets as packed codes, the
+/// word repeated in one i32 lane per code, lane j shifted left so that code
+/// j is the lane's top bits (its sign bit the lane's). Bytes loaded from a
+/// rank-1 buffer are loaded again word by word. The bytes must fill whole
+/// words.
+SmallVector<Value> spreadCodesToLaneTops(OpBuilder &b, Location loc,
+                                         vector::BitCastOp bitcast);
+
+/// 1-D vectors `pieces` joined side by side, pairwise (vector.shuffle).
+Value joinSideBySide(OpBuilder &b, Location loc, ArrayRef<Value> pieces);
 
 } // namespace quant_affine
 } // namespace mlir
