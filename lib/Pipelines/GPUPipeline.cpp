@@ -61,6 +61,8 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
   device.addPass(createSCFToControlFlowPass(quant_affine::getSCFToCFOptions()));
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
+  // Rounding as cvt instructions, not libdevice calls per element.
+  device.addPass(quant_affine::createQuantAffineNativeRoundingPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.useVectorAlignment = true;
   device.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
@@ -129,6 +131,9 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   addGPUMappingStages(pm, options);
   pm.addPass(createGpuKernelOutliningPass());
+  // One gpu.module for all kernels: each module costs a libdevice link and a
+  // back-end run of its own.
+  pm.addPass(createQuantAffineMergeKernelModulesPass());
 
   // 4. Device code to NVVM (float8 conversions, host and device, in integer
   // arithmetic first).

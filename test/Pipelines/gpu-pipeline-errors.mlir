@@ -1,8 +1,13 @@
-// Without libdevice the pipeline stops with an error at the function that
-// needs it, instead of emitting PTX with an unresolved extern.
+// Without libdevice the pipeline stops with one error at the code, instead
+// of failing in gpu-module-to-binary with the device module dumped (that pass
+// links libdevice into every module; gpu-libdevice.mlir has the functions
+// that call into it).
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%t.no-cuda" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=LIBDEVICE
-// LIBDEVICE: error: '__nv_rintf' comes from libdevice, but {{.*}}no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit
+// LIBDEVICE: error: device code is linked with libdevice, but {{.*}}no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit
+// LIBDEVICE-NEXT: quant_affine.quantize
+// LIBDEVICE-NOT: error
+// LIBDEVICE-NOT: see current operation
 
 // RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa vector-width=0" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=WIDTH

@@ -1,6 +1,6 @@
 // The device code the GPU pipeline makes, read as PTX text (format=isa needs
 // no ptxas). Every division is IEEE (div.rn), rounding is cvt.rni (from
-// libdevice's __nv_rintf, linked in: no call or extern is left), nothing is
+// LLVM's roundeven, not a libdevice call: no call or extern is left), nothing is
 // approximate or flushed to zero, and global accesses are 16-byte vectors for
 // f32 and 4-byte packs for i8.
 // REQUIRES: libdevice
@@ -67,14 +67,14 @@
 // HOST-NOT: scf.parallel
 // HOST-NOT: memref.alloc
 // HOST-LABEL: llvm.func @quantize_block32(
-// HOST: gpu.launch_func @quantize_block32_kernel::@quantize_block32_kernel blocks in ({{.*}}) threads in ({{.*}})
-// HOST: gpu.binary @quantize_block32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// HOST: gpu.launch_func @kernels::@quantize_block32_kernel blocks in ({{.*}}) threads in ({{.*}})
+// HOST: gpu.binary @kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 
 // A rank-0 op has no loop, but still runs on the device (one thread), never
 // on the host on device memory.
 // HOST-LABEL: llvm.func @rank_zero(
 // HOST-NOT: llvm.load
-// HOST: gpu.launch_func @rank_zero_kernel::@rank_zero_kernel
+// HOST: gpu.launch_func @kernels::@rank_zero_kernel
 // HOST-NOT: llvm.store
 // HOST: llvm.return
 
@@ -83,7 +83,7 @@
 // HOST-LABEL: llvm.func @returns_new_tensor(
 // HOST-NOT: @malloc
 // HOST: llvm.call @mgpuMemAlloc
-// HOST: gpu.launch_func @returns_new_tensor_kernel::@returns_new_tensor_kernel
+// HOST: gpu.launch_func @kernels::@returns_new_tensor_kernel
 // HOST: llvm.return
 
 // SM80: .version 7.0

@@ -10,8 +10,8 @@
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=bin cuda-path=%cuda_path" | FileCheck %s --check-prefix=BIN
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=fatbin cuda-path=%cuda_path" | FileCheck %s --check-prefix=FATBIN
 // A cubin is an ELF file; a fatbin starts with the fatbin magic 0xBA55ED50.
-// BIN: gpu.binary @qdq_block128_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, bin = "\7FELF
-// FATBIN: gpu.binary @qdq_block128_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
+// BIN: gpu.binary @kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, bin = "\7FELF
+// FATBIN: gpu.binary @kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
 
 func.func @qdq_block128(%x: tensor<4x512xf32>, %s: tensor<4x4xf32>, %o: tensor<4x4xf32>, %out: memref<4x512xf32>) {
   %y = quant_affine.qdq %x, %s, %o range [-8, 7] block [1, 128]

@@ -4,7 +4,7 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver3" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=CPU
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa" | FileCheck %s --check-prefix=GPU
 // CPU: <8 x float>
-// GPU: gpu.binary @mxfp4_kernel
+// GPU: gpu.binary @kernels
 // GPU-NOT: quant_affine.
 
 func.func @mxfp4(%x: tensor<64x256xf32>) -> (tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<64x256xf32>) {

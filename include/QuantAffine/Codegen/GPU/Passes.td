@@ -244,6 +244,68 @@ def QuantAffineSinkReadsIntoLaunchPass
   let dependentDialects = ["gpu::GPUDialect"];
 }
 
+def QuantAffineMergeKernelModulesPass
+    : Pass<"quant-affine-merge-kernel-modules", "ModuleOp"> {
+  let summary = "Put the kernels of a module into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives every kernel a `gpu.module` of its own.
+    Each of them is then lowered, linked with libdevice and compiled by the
+    NVPTX back end on its own, at a fixed cost per module that doubles the
+    time `gpu-module-to-binary` takes on a program of hundreds of small
+    kernels, and the program loads one CUDA module per kernel when it
+    starts. This pass moves the contents of the `gpu.module`s of each
+    module (this one and nested ones) into the first of them that has the
+    same attributes (targets, offloading handler, data layout), and
+    rewrites the references to them (`gpu.launch_func @m::@f`).
+
+    A symbol whose name is taken in the merged module is renamed: a kernel
+    to the name of the `gpu.module` it came from (which outlining made
+    unique), anything else to its name with the first free `_N` suffix;
+    the references inside its old module follow it. Kernel bodies are
+    moved, not changed.
+
+    Example:
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel {...} }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(...) kernel {...} }
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    ```
+
+    becomes
+
+    ```mlir
+    gpu.module @f_kernel {
+      gpu.func @f_kernel(...) kernel {...}
+      gpu.func @f_kernel_0(...) kernel {...}
+    }
+    gpu.launch_func @f_kernel::@f_kernel_0 ...
+    ```
+  }];
+}
+
+def QuantAffineNativeRoundingPass
+    : Pass<"quant-affine-native-rounding", "gpu::GPUModuleOp"> {
+  let summary = "Round to integral values with PTX instructions, not "
+                "libdevice calls";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `math.roundeven`, `math.floor`,
+    `math.ceil` and `math.trunc` to calls of libdevice functions
+    (`__nv_rintf`, ...), one call per vector element, which
+    `gpu-module-to-binary` then links and inlines: each of those functions
+    is one `cvt.rni`/`cvt.rmi`/`cvt.rpi`/`cvt.rzi` instruction, which the
+    NVPTX back end selects directly for LLVM's `roundeven`, `floor`, `ceil`
+    and `trunc` intrinsics. This pass makes those ops on f32 and f64
+    (scalars and vectors) the LLVM intrinsics, before that conversion: the
+    PTX is the same, and device code that needs nothing else from
+    libdevice is compiled without it. Quantizing every element rounds, so
+    on programs of thousands of ops the calls, their unpacking from vectors
+    and their inlining were a fifth of the compile time. Other element
+    types (f16, bf16) keep upstream's lowering.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "vector::VectorDialect"];
+}
+
 def QuantAffineCheckGPUTargetPass
     : Pass<"quant-affine-check-gpu-target", "gpu::GPUModuleOp"> {
   let summary = "Reject device code that the NVVM target cannot compile or link";
@@ -255,9 +317,11 @@ def QuantAffineCheckGPUTargetPass
     - a chip the PTX version in the target's features (`+ptxNN`) does not
       support (LLVM aborts on it);
     - calls to `__nv_*` functions (what `convert-gpu-to-nvvm` makes of
-      `math.roundeven` and friends) when
-      `<cuda-path>/nvvm/libdevice/libdevice.10.bc` does not exist: the PTX
-      would be emitted with unresolved externs and fail only when loaded;
+      `math.exp` and friends) when
+      `<cuda-path>/nvvm/libdevice/libdevice.10.bc` does not exist, at each
+      function; without such calls, the missing file at the module, since
+      `gpu-module-to-binary` links it into every module and would fail
+      with the whole module dumped;
     - any other external function, which nothing would resolve.
   }];
   let options = [

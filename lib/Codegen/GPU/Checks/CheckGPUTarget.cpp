@@ -58,12 +58,12 @@ LogicalResult checkTarget(gpu::GPUModuleOp module,
   StringRef chip = target.getChip();
   auto minimum = minimumPTXVersions().find(chip);
   if (minimum == minimumPTXVersions().end())
-    return module.emitError() << "unknown NVIDIA chip '" << chip
-                              << "' (expected sm_80, sm_90, ...)";
+    return emitError(module.getLoc()) << "unknown NVIDIA chip '" << chip
+                                      << "' (expected sm_80, sm_90, ...)";
   StringRef features = target.getFeatures();
   std::optional<int> version = requestedPTXVersion(features);
   if (version && *version < minimum->second)
-    return module.emitError()
+    return emitError(module.getLoc())
            << "PTX " << *version / 10 << "." << *version % 10 << " (features '"
            << features << "') cannot target " << chip << ", which needs PTX "
            << minimum->second / 10 << "." << minimum->second % 10
@@ -71,6 +71,8 @@ LogicalResult checkTarget(gpu::GPUModuleOp module,
   return success();
 }
 
+// Errors are emitted at locations, not ops: the op would be printed with
+// each, and a gpu.module holds every kernel.
 struct QuantAffineCheckGPUTargetPass
     : quant_affine::impl::QuantAffineCheckGPUTargetPassBase<
           QuantAffineCheckGPUTargetPass> {
@@ -96,16 +98,26 @@ struct QuantAffineCheckGPUTargetPass
       if (name.starts_with("__nv_")) {
         if (haveLibdevice)
           return;
-        func.emitError() << "'" << name << "' comes from libdevice, but "
-                         << libdevice
-                         << " does not exist; point the pipeline's cuda-path "
-                            "option at a CUDA toolkit";
+        emitError(func.getLoc())
+            << "'" << name << "' comes from libdevice, but " << libdevice
+            << " does not exist; point the pipeline's cuda-path "
+               "option at a CUDA toolkit";
       } else {
-        func.emitError() << "external function '" << name
-                         << "' would stay unresolved in the device code";
+        emitError(func.getLoc())
+            << "external function '" << name
+            << "' would stay unresolved in the device code";
       }
       failed = true;
     });
+    // gpu-module-to-binary links libdevice into every module, needed or not,
+    // and fails (dumping the module) without it.
+    if (!haveLibdevice && !failed) {
+      emitError(module.getLoc())
+          << "device code is linked with libdevice, but " << libdevice
+          << " does not exist; point the pipeline's cuda-path "
+             "option at a CUDA toolkit";
+      failed = true;
+    }
     if (failed)
       return signalPassFailure();
     // Only looked: the IR need not be verified again.

@@ -1,0 +1,210 @@
+//===- MergeKernelModules.cpp - one gpu.module for a module's kernels -----===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernel outlining makes one gpu.module per kernel, and every gpu.module is
+// then translated, linked with libdevice and compiled on its own: a fixed
+// cost per kernel. The kernels of a module go into one gpu.module instead
+// (one for each set of compile attributes), so that cost is paid once.
+//
+// Every reference is rewritten in one walk over the host code, from a map of
+// old to new references, rather than with SymbolTable::replaceAllSymbolUses
+// per symbol, which walks the whole module each time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEMERGEKERNELMODULESPASS
+#include "QuantAffine/Codegen/GPU/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// What decides how a gpu.module compiles: all its attributes but its name.
+DictionaryAttr compileAttributes(gpu::GPUModuleOp module) {
+  NamedAttrList attributes(module->getAttrDictionary());
+  attributes.erase(SymbolTable::getSymbolAttrName());
+  return attributes.getDictionary(module.getContext());
+}
+
+bool isKernel(Operation *op) {
+  return op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName());
+}
+
+/// A gpu.module that others are merged into, with its symbol table.
+struct MergedModule {
+  DictionaryAttr attributes;
+  gpu::GPUModuleOp module;
+  std::unique_ptr<SymbolTable> symbols;
+  /// Whether the module has taken its merged name yet.
+  bool named = false;
+};
+
+/// Records in `moved` that every symbol of `module` (and the module itself)
+/// is now found in `into`, under `newNames` where given.
+void recordMoves(gpu::GPUModuleOp module, StringAttr into,
+                 const DenseMap<StringAttr, StringAttr> &newNames,
+                 DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
+  StringAttr from = module.getSymNameAttr();
+  for (Operation &op : module.getBody()->getOperations()) {
+    StringAttr name = SymbolTable::getSymbolName(&op);
+    if (!name)
+      continue;
+    StringAttr newName = newNames.lookup(name);
+    moved[SymbolRefAttr::get(from, {FlatSymbolRefAttr::get(name)})] =
+        SymbolRefAttr::get(into, {FlatSymbolRefAttr::get(newName ? newName
+                                                                 : name)});
+  }
+  moved[FlatSymbolRefAttr::get(from)] = FlatSymbolRefAttr::get(into);
+}
+
+/// Merges the gpu.modules directly in `host`, recording in `moved` the new
+/// reference of each symbol of a merged module (and of the module itself).
+void mergeKernelModules(ModuleOp host,
+                        DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
+  MLIRContext *context = host.getContext();
+  // Names taken in the host, for the merged modules' names.
+  llvm::DenseSet<StringAttr> hostNames;
+  for (Operation &op : host.getBody()->getOperations())
+    if (StringAttr name = SymbolTable::getSymbolName(&op))
+      hostNames.insert(name);
+  auto freshHostName = [&]() {
+    StringAttr name = StringAttr::get(context, "kernels");
+    for (unsigned suffix = 0; hostNames.count(name); ++suffix)
+      name = StringAttr::get(context, "kernels_" + Twine(suffix));
+    hostNames.insert(name);
+    return name;
+  };
+
+  SmallVector<MergedModule> merged;
+  for (auto module :
+       llvm::make_early_inc_range(host.getBody()->getOps<gpu::GPUModuleOp>())) {
+    DictionaryAttr attributes = compileAttributes(module);
+    auto *into = llvm::find_if(merged, [&](const MergedModule &candidate) {
+      return candidate.attributes == attributes;
+    });
+    if (into == merged.end()) {
+      merged.push_back(
+          {attributes, module, std::make_unique<SymbolTable>(module)});
+      continue;
+    }
+    // A module that holds the kernels of several is named for all of them.
+    if (!into->named) {
+      StringAttr name = freshHostName();
+      recordMoves(into->module, name, {}, moved);
+      into->module.setSymName(name);
+      into->named = true;
+    }
+
+    StringAttr fromName = module.getSymNameAttr();
+    SymbolTable fromSymbols(module);
+    // New names for the symbols whose names are taken, and the references
+    // inside this module that must follow them.
+    DenseMap<StringAttr, StringAttr> renamed;
+    llvm::DenseSet<StringAttr> newNames;
+    for (Operation &op : module.getBody()->getOperations()) {
+      StringAttr name = SymbolTable::getSymbolName(&op);
+      if (!name || !into->symbols->lookup(name))
+        continue;
+      auto isFree = [&](StringAttr candidate) {
+        return !into->symbols->lookup(candidate) &&
+               !fromSymbols.lookup(candidate) && !newNames.count(candidate);
+      };
+      StringAttr newName = isKernel(&op) ? fromName : StringAttr();
+      for (unsigned suffix = 0; !newName || !isFree(newName); ++suffix)
+        newName =
+            StringAttr::get(context, name.getValue() + "_" + Twine(suffix));
+      newNames.insert(newName);
+      renamed[name] = newName;
+    }
+    recordMoves(module, into->module.getSymNameAttr(), renamed, moved);
+
+    if (!renamed.empty()) {
+      AttrTypeReplacer renamer;
+      // A reference is replaced whole, never the names inside it.
+      renamer.addReplacement([&](SymbolRefAttr ref)
+                                 -> std::pair<Attribute, WalkResult> {
+        auto it = renamed.find(ref.getRootReference());
+        if (!ref.getNestedReferences().empty() || it == renamed.end())
+          return {ref, WalkResult::skip()};
+        return {FlatSymbolRefAttr::get(it->second), WalkResult::skip()};
+      });
+      module.getBody()->walk([&](Operation *op) {
+        renamer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                                  /*replaceLocs=*/false,
+                                  /*replaceTypes=*/false);
+      });
+    }
+    for (Operation &op :
+         llvm::make_early_inc_range(module.getBody()->getOperations())) {
+      if (StringAttr name = SymbolTable::getSymbolName(&op))
+        if (StringAttr newName = renamed.lookup(name))
+          SymbolTable::setSymbolName(&op, newName);
+      op.remove();
+      into->module.getBody()->push_back(&op);
+      if (SymbolTable::getSymbolName(&op))
+        into->symbols->insert(&op);
+    }
+    module.erase();
+  }
+}
+
+struct QuantAffineMergeKernelModulesPass
+    : quant_affine::impl::QuantAffineMergeKernelModulesPassBase<
+          QuantAffineMergeKernelModulesPass> {
+  void runOnOperation() override {
+    bool changed = false;
+    getOperation()->walk([&](ModuleOp host) { changed |= mergeIn(host); });
+    if (!changed)
+      markAllAnalysesPreserved();
+  }
+
+  /// Merges the gpu.modules of `host` and redirects its references to them.
+  /// gpu.module names are only unique within one symbol table, so each
+  /// module's references are its own.
+  bool mergeIn(ModuleOp host) {
+    DenseMap<SymbolRefAttr, SymbolRefAttr> moved;
+    mergeKernelModules(host, moved);
+    if (moved.empty())
+      return false;
+
+    AttrTypeReplacer redirect;
+    // A reference is replaced whole: the leaf of @m::@f is not the module
+    // @f.
+    redirect.addReplacement(
+        [&](SymbolRefAttr ref) -> std::pair<Attribute, WalkResult> {
+          auto it = moved.find(ref);
+          return {it == moved.end() ? ref : it->second, WalkResult::skip()};
+        });
+    // Host code only: device code cannot name another gpu.module, and a
+    // nested module's references are its own.
+    host.getBody()->walk([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp, ModuleOp>(op))
+        return WalkResult::skip();
+      redirect.replaceElementsIn(op, /*replaceAttrs=*/true,
+                                 /*replaceLocs=*/false, /*replaceTypes=*/false);
+      return WalkResult::advance();
+    });
+    return true;
+  }
+};
+
+} // namespace

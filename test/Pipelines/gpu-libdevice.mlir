@@ -1,0 +1,24 @@
+// Device code links libdevice only for the math it has no instruction for:
+// rounding (every quantize) is PTX's cvt, and math.exp a call of __nv_expf,
+// resolved by linking libdevice. Without libdevice, the error is at the op
+// whose function needs it, not a dump of the device module.
+// REQUIRES: libdevice
+// RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
+// RUN: | %extract_gpu_binary | FileCheck %s --implicit-check-not=.extern --implicit-check-not=call
+// RUN: not quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%t.no-cuda" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=MISSING
+
+// CHECK-LABEL: .entry exp_then_qdq_kernel(
+// CHECK: ex2.approx
+// CHECK: div.rn.f32
+// CHECK: cvt.rni.f32.f32
+// CHECK: ret;
+
+// MISSING: gpu-libdevice.mlir:[[# @LINE + 3]]:8: error: '__nv_expf' comes from libdevice, but {{.*}}no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit
+// MISSING-NOT: see current operation
+func.func @exp_then_qdq(%x: tensor<256xf32>, %s: tensor<f32>, %out: memref<256xf32>) {
+  %e = math.exp %x : tensor<256xf32>
+  %q = quant_affine.qdq %e, %s range [-128, 127] : (tensor<256xf32>, tensor<f32>) -> tensor<256xf32>
+  bufferization.materialize_in_destination %q in restrict writable %out : (tensor<256xf32>, memref<256xf32>) -> ()
+  return
+}
