@@ -18,6 +18,7 @@
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/UniformReads.h"
 
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,6 +27,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -123,6 +125,71 @@ void prefetchAhead(Operation *read, int64_t distanceBytes) {
                              /*localityHint=*/3, /*isDataCache=*/true);
 }
 
+/// The bytes of one cache line: one prefetch brings in a whole line.
+constexpr int64_t kLineBytes = 64;
+
+/// Of reads of one stretch of memory (the same buffer and block, the same
+/// indices but the last, whose distances apart are known), those whose
+/// prefetch is needed: packed codes are read a word at a time, and one
+/// prefetch per word repeats each line's up to 16 times. Sorted by offset,
+/// the first and the last are kept, and between them every read that a
+/// kept one would otherwise be more than a line from, so that each line
+/// the reads touch holds a prefetched address. Reads whose distance to the
+/// stretch is unknown are kept.
+SmallVector<Operation *>
+readsToPrefetch(const llvm::SetVector<Operation *> &reads) {
+  struct Stretch {
+    SmallVector<std::pair<int64_t, Operation *>> offsets;
+  };
+  llvm::MapVector<Operation *, Stretch> stretches;
+  SmallVector<Operation *> kept;
+  for (Operation *read : reads) {
+    auto [base, indices] = readAddress(read);
+    auto type = cast<MemRefType>(base.getType());
+    Type element = type.getElementType();
+    bool placed = false;
+    if (!indices.empty() && element.isIntOrFloat() &&
+        element.getIntOrFloatBitWidth() % 8 == 0) {
+      int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+      for (auto &[first, stretch] : stretches) {
+        auto [firstBase, firstIndices] = readAddress(first);
+        if (firstBase != base || first->getBlock() != read->getBlock() ||
+            ArrayRef(firstIndices).drop_back() != ArrayRef(indices).drop_back())
+          continue;
+        FailureOr<int64_t> delta = affine::fullyComposeAndComputeConstantDelta(
+            indices.back(), firstIndices.back());
+        if (failed(delta))
+          continue;
+        stretch.offsets.push_back({*delta * elementBytes, read});
+        placed = true;
+        break;
+      }
+      if (!placed) {
+        stretches[read].offsets.push_back({0, read});
+        placed = true;
+      }
+    }
+    if (!placed)
+      kept.push_back(read);
+  }
+  for (auto &[first, stretch] : stretches) {
+    auto &offsets = stretch.offsets;
+    llvm::stable_sort(offsets,
+                      [](auto &a, auto &b) { return a.first < b.first; });
+    int64_t lastKept = offsets.front().first;
+    kept.push_back(offsets.front().second);
+    for (size_t i = 1; i < offsets.size(); ++i) {
+      bool isLast = i + 1 == offsets.size();
+      bool nextTooFar = !isLast && offsets[i + 1].first - lastKept > kLineBytes;
+      if (isLast || nextTooFar) {
+        lastKept = offsets[i].first;
+        kept.push_back(offsets[i].second);
+      }
+    }
+  }
+  return kept;
+}
+
 struct QuantAffinePrefetchWeightsPass
     : quant_affine::impl::QuantAffinePrefetchWeightsPassBase<
           QuantAffinePrefetchWeightsPass> {
@@ -139,7 +206,7 @@ struct QuantAffinePrefetchWeightsPass
         for (Value factor : product->getOperands())
           collectWeightReads(factor, product->getBlock(), reads);
       });
-      for (Operation *read : reads)
+      for (Operation *read : readsToPrefetch(reads))
         prefetchAhead(read, distance);
     }
     if (!quant_affine::dropLanesSummedMarks(function) && reads.empty())

@@ -218,3 +218,55 @@ func.func @block_scales(%codes: memref<64x32xi8>, %x: memref<32xf32>, %s: memref
   }
   return %r : vector<32xf32>
 }
+
+// -----
+
+// Codes read a word at a time (packed codes are): one prefetch per line is
+// enough. Sorted by offset, the first and last reads of a row keep theirs,
+// and so does every read the kept one before it is more than 64 bytes from:
+// here offsets 0, 4, ..., 20 and 96 keep 0, 20 and 96. Each line the reads
+// touch holds a prefetched address, whatever the row's alignment.
+// CHECK-LABEL: func.func @words_of_a_row(
+// CHECK-SAME: %[[CODES:.*]]: memref<64x128xi8>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG: %[[C96:.*]] = arith.constant 96 : index
+// CHECK: scf.for
+// CHECK: memref.prefetch %[[CODES]][%{{.*}}, %[[C0]]]
+// CHECK-NOT: memref.prefetch
+// CHECK: memref.prefetch %[[CODES]][%{{.*}}, %[[C20]]]
+// CHECK-NOT: memref.prefetch
+// CHECK: memref.prefetch %[[CODES]][%{{.*}}, %[[C96]]]
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @words_of_a_row(%codes: memref<64x128xi8>, %x: vector<4xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  %c96 = arith.constant 96 : index
+  %r = scf.for %row = %c0 to %c64 step %c1 iter_args(%a = %acc) -> vector<4xf32> {
+    %w0 = vector.load %codes[%row, %c0] : memref<64x128xi8>, vector<4xi8>
+    %w1 = vector.load %codes[%row, %c4] : memref<64x128xi8>, vector<4xi8>
+    %w2 = vector.load %codes[%row, %c8] : memref<64x128xi8>, vector<4xi8>
+    %w3 = vector.load %codes[%row, %c12] : memref<64x128xi8>, vector<4xi8>
+    %w4 = vector.load %codes[%row, %c16] : memref<64x128xi8>, vector<4xi8>
+    %w5 = vector.load %codes[%row, %c20] : memref<64x128xi8>, vector<4xi8>
+    %w6 = vector.load %codes[%row, %c96] : memref<64x128xi8>, vector<4xi8>
+    %s01 = arith.addi %w0, %w1 : vector<4xi8>
+    %s23 = arith.addi %w2, %w3 : vector<4xi8>
+    %s45 = arith.addi %w4, %w5 : vector<4xi8>
+    %s03 = arith.addi %s01, %s23 : vector<4xi8>
+    %s05 = arith.addi %s03, %s45 : vector<4xi8>
+    %s06 = arith.addi %s05, %w6 : vector<4xi8>
+    %f = arith.sitofp %s06 : vector<4xi8> to vector<4xf32>
+    %p = arith.mulf %x, %f fastmath<contract> {quant_affine.lanes_summed} : vector<4xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<4xf32>
+    scf.yield %n : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}

@@ -86,14 +86,13 @@ struct QuantAffineNativeRoundingPass
             VectorType::get(vectorType.getNumElements(),
                             vectorType.getElementType()),
             input);
-      Value rounded =
-          LLVM::CallIntrinsicOp::create(
-              rewriter, loc, input.getType(),
-              rewriter.getStringAttr(intrinsicFor(op)), input)
-              .getResult(0);
+      Value rounded = LLVM::CallIntrinsicOp::create(
+                          rewriter, loc, input.getType(),
+                          rewriter.getStringAttr(intrinsicFor(op)), input)
+                          .getResult(0);
       if (rounded.getType() != vectorType && vectorType)
-        rounded = vector::ShapeCastOp::create(rewriter, loc, vectorType,
-                                              rounded);
+        rounded =
+            vector::ShapeCastOp::create(rewriter, loc, vectorType, rounded);
       rewriter.replaceOp(op, rounded);
     }
   }

@@ -70,8 +70,8 @@ void recordMoves(gpu::GPUModuleOp module, StringAttr into,
       continue;
     StringAttr newName = newNames.lookup(name);
     moved[SymbolRefAttr::get(from, {FlatSymbolRefAttr::get(name)})] =
-        SymbolRefAttr::get(into, {FlatSymbolRefAttr::get(newName ? newName
-                                                                 : name)});
+        SymbolRefAttr::get(into,
+                           {FlatSymbolRefAttr::get(newName ? newName : name)});
   }
   moved[FlatSymbolRefAttr::get(from)] = FlatSymbolRefAttr::get(into);
 }
@@ -140,13 +140,13 @@ void mergeKernelModules(ModuleOp host,
     if (!renamed.empty()) {
       AttrTypeReplacer renamer;
       // A reference is replaced whole, never the names inside it.
-      renamer.addReplacement([&](SymbolRefAttr ref)
-                                 -> std::pair<Attribute, WalkResult> {
-        auto it = renamed.find(ref.getRootReference());
-        if (!ref.getNestedReferences().empty() || it == renamed.end())
-          return {ref, WalkResult::skip()};
-        return {FlatSymbolRefAttr::get(it->second), WalkResult::skip()};
-      });
+      renamer.addReplacement(
+          [&](SymbolRefAttr ref) -> std::pair<Attribute, WalkResult> {
+            auto it = renamed.find(ref.getRootReference());
+            if (!ref.getNestedReferences().empty() || it == renamed.end())
+              return {ref, WalkResult::skip()};
+            return {FlatSymbolRefAttr::get(it->second), WalkResult::skip()};
+          });
       module.getBody()->walk([&](Operation *op) {
         renamer.replaceElementsIn(op, /*replaceAttrs=*/true,
                                   /*replaceLocs=*/false,
