@@ -12,6 +12,8 @@
 // LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice}}
 // LIBDEVICE: error: external function 'helper'
 // LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice}}
+// LIBDEVICE: error: device code would hold a copy of @huge of 8589934592 bytes
+// LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice}}
 
 // What gpu-module-to-binary would crash on, or turn into a broken binary,
 // is an error at the module or function that causes it.
@@ -67,4 +69,14 @@ gpu.module @unresolved [#nvvm.target<chip = "sm_90">] {
     %r = llvm.call @helper(%x) : (f32) -> f32
     llvm.return %r : f32
   }
+}
+
+// -----
+
+// LLVM would materialize this splat whole (2^33 bytes) and run out of
+// memory; 2^32 bytes is as much as the pipeline puts into a module.
+gpu.module @huge_global [#nvvm.target<chip = "sm_90">] {
+  // expected-error @below {{device code would hold a copy of @huge of 8589934592 bytes, more than the 2^32 bytes the GPU pipeline puts into a device module}}
+  llvm.mlir.global private constant @huge(dense<2> : tensor<2x4294967296xi8>) : !llvm.array<2 x array<4294967296 x i8>>
+  llvm.mlir.global private constant @largest(dense<2.0> : tensor<1073741824xf32>) : !llvm.array<1073741824 x f32>
 }

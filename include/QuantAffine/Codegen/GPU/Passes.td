@@ -322,7 +322,10 @@ def QuantAffineCheckGPUTargetPass
       function; without such calls, the missing file at the module, since
       `gpu-module-to-binary` links it into every module and would fail
       with the whole module dumped;
-    - any other external function, which nothing would resolve.
+    - any other external function, which nothing would resolve;
+    - a global of more than 2^32 bytes (a constant the kernels read, copied
+      into the module), whose initializer LLVM would materialize whole and
+      run out of memory on.
   }];
   let options = [
     Option<"cudaPath", "cuda-path", "std::string",

@@ -12,8 +12,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
 namespace mlir {
@@ -71,6 +74,21 @@ LogicalResult checkTarget(gpu::GPUModuleOp module,
   return success();
 }
 
+/// The most bytes a global of device code may take.
+constexpr uint64_t kMaxGlobalBytes = uint64_t(1) << 32;
+
+/// The bytes of `type` (arrays of arrays of scalars), saturating at the
+/// largest uint64_t.
+uint64_t typeBytes(Type type, const DataLayout &layout) {
+  uint64_t count = 1;
+  while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    count = llvm::SaturatingMultiply(count, array.getNumElements());
+    type = array.getElementType();
+  }
+  return llvm::SaturatingMultiply(
+      count, static_cast<uint64_t>(layout.getTypeSize(type).getFixedValue()));
+}
+
 // Errors are emitted at locations, not ops: the op would be printed with
 // each, and a gpu.module holds every kernel.
 struct QuantAffineCheckGPUTargetPass
@@ -87,6 +105,21 @@ struct QuantAffineCheckGPUTargetPass
       if (auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr))
         failed |= mlir::failed(checkTarget(module, target));
     }
+
+    // LLVM materializes a global's initializer whole, a splat too: one
+    // beyond what a device module can hold would exhaust memory instead.
+    DataLayout layout(module);
+    module.walk([&](LLVM::GlobalOp global) {
+      uint64_t bytes = typeBytes(global.getGlobalType(), layout);
+      if (bytes <= kMaxGlobalBytes)
+        return;
+      emitError(global.getLoc())
+          << "device code would hold a copy of @" << global.getSymName()
+          << " of " << bytes
+          << " bytes, more than the 2^32 bytes the GPU pipeline puts into a "
+             "device module";
+      failed = true;
+    });
 
     SmallString<256> libdevice(cudaPath);
     llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
