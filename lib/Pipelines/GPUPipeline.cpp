@@ -13,11 +13,12 @@
 //   3. The forall becomes an scf.parallel that quant-affine-map-to-gpu splits
 //      into blocks and threads (innermost dim on thread x, so a warp reads
 //      32 x 16 contiguous bytes); upstream passes make gpu.launch ops and
-//      outline them into a gpu.module.
+//      outline them, all into one gpu.module.
 //   4. Device code to NVVM. Vector transfers become vector loads and stores
-//      with the vector's alignment (ld.global.v4.f32). math.roundeven stays
-//      math until convert-gpu-to-nvvm turns it into libdevice's __nv_rintf
-//      (cvt.rni): convert-math-to-llvm must not reach the gpu.module first.
+//      with the vector's alignment (ld.global.v4.f32). math.roundeven on f32
+//      and f64 becomes LLVM's roundeven (cvt.rni); other math stays math
+//      until convert-gpu-to-nvvm turns it into libdevice calls:
+//      convert-math-to-llvm must not reach the gpu.module first.
 //   5. Host code to the LLVM dialect with mgpu* runtime calls; the gpu.module
 //      is serialized (linked with libdevice) into a gpu.binary.
 //

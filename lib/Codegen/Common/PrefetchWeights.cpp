@@ -148,8 +148,11 @@ readsToPrefetch(const llvm::SetVector<Operation *> &reads) {
     auto type = cast<MemRefType>(base.getType());
     Type element = type.getElementType();
     bool placed = false;
+    // Offsets in bytes are index deltas times the element size only where
+    // the last dim is contiguous.
     if (!indices.empty() && element.isIntOrFloat() &&
-        element.getIntOrFloatBitWidth() % 8 == 0) {
+        element.getIntOrFloatBitWidth() % 8 == 0 &&
+        type.isLastDimUnitStride()) {
       int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
       for (auto &[first, stretch] : stretches) {
         auto [firstBase, firstIndices] = readAddress(first);

@@ -270,3 +270,50 @@ func.func @words_of_a_row(%codes: memref<64x128xi8>, %x: vector<4xf32>, %acc: ve
   }
   return %r : vector<4xf32>
 }
+
+// -----
+
+// Only reads of one stretch share: the same buffer, the same indices but
+// the last (another row keeps its own), and a contiguous last dim (on a
+// strided one, index deltas are not bytes). Order does not matter: the
+// stretch is sorted by offset.
+// CHECK-LABEL: func.func @stretches(
+// CHECK-SAME: %[[CODES:[a-z0-9]*]]: memref<64x128xi8>
+// CHECK-SAME: %[[STRIDED:[a-z0-9]*]]: memref<64x128xi8, strided<[256, 2]>>
+// CHECK-COUNT-2: memref.prefetch %[[CODES]][%{{.*}}, %{{.*}}]
+// CHECK-NOT: memref.prefetch %[[CODES]]
+// CHECK: memref.prefetch %[[CODES]][%{{.*}}, %{{.*}}]
+// CHECK-NOT: memref.prefetch %[[CODES]]
+// CHECK-COUNT-3: memref.prefetch %[[STRIDED]]
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @stretches(%codes: memref<64x128xi8>, %strided: memref<64x128xi8, strided<[256, 2]>>, %x: vector<4xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c20 = arith.constant 20 : index
+  %c63 = arith.constant 63 : index
+  %pad = arith.constant 0 : i8
+  %r = scf.for %row = %c0 to %c63 step %c1 iter_args(%a = %acc) -> vector<4xf32> {
+    %next = arith.addi %row, %c1 : index
+    %w0 = vector.load %codes[%row, %c20] : memref<64x128xi8>, vector<4xi8>
+    %w1 = vector.load %codes[%row, %c4] : memref<64x128xi8>, vector<4xi8>
+    %w2 = vector.load %codes[%row, %c0] : memref<64x128xi8>, vector<4xi8>
+    %w3 = vector.load %codes[%next, %c0] : memref<64x128xi8>, vector<4xi8>
+    %w4 = vector.transfer_read %strided[%row, %c0], %pad {in_bounds = [true]} : memref<64x128xi8, strided<[256, 2]>>, vector<4xi8>
+    %w5 = vector.transfer_read %strided[%row, %c4], %pad {in_bounds = [true]} : memref<64x128xi8, strided<[256, 2]>>, vector<4xi8>
+    %w6 = vector.transfer_read %strided[%row, %c8], %pad {in_bounds = [true]} : memref<64x128xi8, strided<[256, 2]>>, vector<4xi8>
+    %s01 = arith.addi %w0, %w1 : vector<4xi8>
+    %s23 = arith.addi %w2, %w3 : vector<4xi8>
+    %s45 = arith.addi %w4, %w5 : vector<4xi8>
+    %s03 = arith.addi %s01, %s23 : vector<4xi8>
+    %s05 = arith.addi %s03, %s45 : vector<4xi8>
+    %s06 = arith.addi %s05, %w6 : vector<4xi8>
+    %f = arith.sitofp %s06 : vector<4xi8> to vector<4xf32>
+    %p = arith.mulf %x, %f fastmath<contract> {quant_affine.lanes_summed} : vector<4xf32>
+    %n = arith.addf %a, %p fastmath<contract> : vector<4xf32>
+    scf.yield %n : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}

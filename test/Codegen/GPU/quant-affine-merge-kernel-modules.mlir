@@ -215,3 +215,68 @@ module @outer attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// References are redirected in host code only, and only the host's own:
+// device code that calls a helper named like a merged module keeps its
+// call, and a nested module whose single kernel module is left alone keeps
+// its launch (same names as the outer ones). A declaration both modules
+// have is kept once, not renamed to a symbol nothing defines.
+// CHECK-LABEL: module @own_references
+// CHECK: gpu.module @kernels {
+// CHECK: func.func private @b() -> f32
+// CHECK: gpu.func @a(
+// CHECK: func.call @b() : () -> f32
+// CHECK: func.func private @ext(f32) -> f32
+// CHECK-NOT: @ext_0
+// CHECK: gpu.func @b_0(
+// CHECK: func.call @ext(
+// CHECK: module @inner
+// CHECK: gpu.module @b {
+// CHECK: gpu.launch_func @b::@b blocks
+// CHECK: func.func @f(
+// CHECK: gpu.launch_func @kernels::@a blocks
+// CHECK: gpu.launch_func @kernels::@b_0 blocks
+module @own_references attributes {gpu.container_module} {
+  gpu.module @a {
+    func.func private @b() -> f32 {
+      %one = arith.constant 1.0 : f32
+      return %one : f32
+    }
+    gpu.func @a(%m: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = func.call @b() : () -> f32
+      memref.store %v, %m[%c0] : memref<4xf32>
+      gpu.return
+    }
+    func.func private @ext(f32) -> f32
+  }
+  gpu.module @b {
+    func.func private @ext(f32) -> f32
+    gpu.func @b(%m: memref<4xf32>, %x: f32) kernel {
+      %c0 = arith.constant 0 : index
+      %v = func.call @ext(%x) : (f32) -> f32
+      memref.store %v, %m[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  module @inner attributes {gpu.container_module} {
+    gpu.module @b {
+      gpu.func @b() kernel {
+        gpu.return
+      }
+    }
+    func.func @run_inner() {
+      %c1 = arith.constant 1 : index
+      gpu.launch_func @b::@b blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+      return
+    }
+  }
+  func.func @f(%m: memref<4xf32>, %x: f32) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @a::@a blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    gpu.launch_func @b::@b blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>, %x : f32)
+    return
+  }
+}

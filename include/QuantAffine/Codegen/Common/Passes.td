@@ -551,9 +551,10 @@ def QuantAffinePrefetchWeightsPass
     32-bit word at a time: reads of one buffer in one block whose indices
     differ only in the last, by amounts known at compile time
     (`affine::fullyComposeAndComputeConstantDelta`), share prefetches. Sorted
-    by offset, the first and the last keep theirs, and so does every read
+    by offset (bytes: the last dim must be contiguous), the first and the
+    last keep theirs, and so does every read
     that the kept one before it would otherwise be more than a line from, so
-    each line the reads touch still holds a prefetched address. With MXFP4
+    each line a read starts in still holds a prefetched address. With MXFP4
     decode that is 16 prefetches per loop step instead of 33.
 
     The marks' last user: the pass removes them all (they must not reach the

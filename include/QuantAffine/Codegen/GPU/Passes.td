@@ -254,15 +254,18 @@ def QuantAffineMergeKernelModulesPass
     time `gpu-module-to-binary` takes on a program of hundreds of small
     kernels, and the program loads one CUDA module per kernel when it
     starts. This pass moves the contents of the `gpu.module`s of each
-    module (this one and nested ones) into the first of them that has the
-    same attributes (targets, offloading handler, data layout), and
-    rewrites the references to them (`gpu.launch_func @m::@f`).
+    module (this one and nested ones, each its own) with the same
+    attributes (targets, offloading handler, data layout) into one, named
+    `kernels` (or the first free `kernels_N`), and rewrites the host code's
+    references to them (`gpu.launch_func @m::@f`). A module whose kernel
+    modules all differ keeps them as they are.
 
     A symbol whose name is taken in the merged module is renamed: a kernel
     to the name of the `gpu.module` it came from (which outlining made
     unique), anything else to its name with the first free `_N` suffix;
-    the references inside its old module follow it. Kernel bodies are
-    moved, not changed.
+    the references inside its old module follow it. A declaration (or a
+    global without a body) that the merged module has already, the same,
+    is kept once. Kernel bodies are moved, not changed.
 
     Example:
 
@@ -275,11 +278,11 @@ def QuantAffineMergeKernelModulesPass
     becomes
 
     ```mlir
-    gpu.module @f_kernel {
+    gpu.module @kernels {
       gpu.func @f_kernel(...) kernel {...}
       gpu.func @f_kernel_0(...) kernel {...}
     }
-    gpu.launch_func @f_kernel::@f_kernel_0 ...
+    gpu.launch_func @kernels::@f_kernel_0 ...
     ```
   }];
 }
@@ -296,9 +299,11 @@ def QuantAffineNativeRoundingPass
     is one `cvt.rni`/`cvt.rmi`/`cvt.rpi`/`cvt.rzi` instruction, which the
     NVPTX back end selects directly for LLVM's `roundeven`, `floor`, `ceil`
     and `trunc` intrinsics. This pass makes those ops on f32 and f64
-    (scalars and vectors) the LLVM intrinsics, before that conversion: the
-    PTX is the same, and device code that needs nothing else from
-    libdevice is compiled without it. Quantizing every element rounds, so
+    (scalars and vectors of rank 1 or more) the LLVM intrinsics, before
+    that conversion: the PTX is the same (without `ftz`, which the pipeline
+    never sets), and no call is left to link or inline (libdevice is still
+    linked: `gpu-module-to-binary` links it into every module). Quantizing
+    every element rounds, so
     on programs of thousands of ops the calls, their unpacking from vectors
     and their inlining were a fifth of the compile time. Other element
     types (f16, bf16) keep upstream's lowering.

@@ -77,14 +77,17 @@ LogicalResult checkTarget(gpu::GPUModuleOp module,
 /// The most bytes a global of device code may take.
 constexpr uint64_t kMaxGlobalBytes = uint64_t(1) << 32;
 
-/// The bytes of `type` (arrays of arrays of scalars), saturating at the
-/// largest uint64_t.
+/// The bytes of `type` (arrays of arrays of scalars or vectors), saturating
+/// at the largest uint64_t; 0 for other types (structs), which a folded
+/// constant never has.
 uint64_t typeBytes(Type type, const DataLayout &layout) {
   uint64_t count = 1;
   while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
     count = llvm::SaturatingMultiply(count, array.getNumElements());
     type = array.getElementType();
   }
+  if (!type.isIntOrFloat() && !isa<VectorType>(type))
+    return 0;
   return llvm::SaturatingMultiply(
       count, static_cast<uint64_t>(layout.getTypeSize(type).getFixedValue()));
 }
@@ -110,6 +113,8 @@ struct QuantAffineCheckGPUTargetPass
     // beyond what a device module can hold would exhaust memory instead.
     DataLayout layout(module);
     module.walk([&](LLVM::GlobalOp global) {
+      if (!global.getValueOrNull() && !global.getInitializerBlock())
+        return;
       uint64_t bytes = typeBytes(global.getGlobalType(), layout);
       if (bytes <= kMaxGlobalBytes)
         return;

@@ -39,12 +39,17 @@ using namespace mlir;
 namespace {
 
 /// f32 and f64, and vectors of them with static shapes (the element types
-/// PTX's cvt rounds in place).
+/// PTX's cvt rounds in place). Not 0-D vectors, which LLVM has no type for.
+/// Without ftz (the pipeline never sets it) the intrinsics select the same
+/// cvt instructions as libdevice's functions, for every input; with ftz,
+/// libdevice would follow __nvvm_reflect and the intrinsics the function's
+/// denormal mode, which MLIR does not set.
 bool hasNativeRounding(Type type) {
   Type element = getElementTypeOrSelf(type);
   auto vectorType = dyn_cast<VectorType>(type);
   return (element.isF32() || element.isF64()) &&
-         (type == element || (vectorType && !vectorType.isScalable()));
+         (type == element ||
+          (vectorType && !vectorType.isScalable() && vectorType.getRank() > 0));
 }
 
 /// The LLVM intrinsic that rounds as `op` does.

@@ -26,6 +26,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -47,6 +48,18 @@ DictionaryAttr compileAttributes(gpu::GPUModuleOp module) {
 
 bool isKernel(Operation *op) {
   return op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName());
+}
+
+/// Whether `a` and `b` are the same declaration or bodiless global (equal
+/// but for their locations; no region holds anything).
+bool isSameBodilessSymbol(Operation *a, Operation *b) {
+  auto bodiless = [](Operation *op) {
+    return llvm::all_of(op->getRegions(),
+                        [](Region &region) { return region.empty(); });
+  };
+  return bodiless(a) && bodiless(b) &&
+         OperationEquivalence::isEquivalentTo(
+             a, b, OperationEquivalence::IgnoreLocations);
 }
 
 /// A gpu.module that others are merged into, with its symbol table.
@@ -120,10 +133,21 @@ void mergeKernelModules(ModuleOp host,
     // inside this module that must follow them.
     DenseMap<StringAttr, StringAttr> renamed;
     llvm::DenseSet<StringAttr> newNames;
+    // Declarations and bodiless globals the merged module has already, the
+    // same: one copy is kept (a renamed declaration would resolve to
+    // nothing).
+    llvm::SmallPtrSet<Operation *, 4> duplicates;
     for (Operation &op : module.getBody()->getOperations()) {
       StringAttr name = SymbolTable::getSymbolName(&op);
-      if (!name || !into->symbols->lookup(name))
+      if (!name)
         continue;
+      Operation *existing = into->symbols->lookup(name);
+      if (!existing)
+        continue;
+      if (isSameBodilessSymbol(existing, &op)) {
+        duplicates.insert(&op);
+        continue;
+      }
       auto isFree = [&](StringAttr candidate) {
         return !into->symbols->lookup(candidate) &&
                !fromSymbols.lookup(candidate) && !newNames.count(candidate);
@@ -155,6 +179,8 @@ void mergeKernelModules(ModuleOp host,
     }
     for (Operation &op :
          llvm::make_early_inc_range(module.getBody()->getOperations())) {
+      if (duplicates.contains(&op))
+        continue;
       if (StringAttr name = SymbolTable::getSymbolName(&op))
         if (StringAttr newName = renamed.lookup(name))
           SymbolTable::setSymbolName(&op, newName);
@@ -196,7 +222,7 @@ struct QuantAffineMergeKernelModulesPass
         });
     // Host code only: device code cannot name another gpu.module, and a
     // nested module's references are its own.
-    host.getBody()->walk([&](Operation *op) {
+    host.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp, ModuleOp>(op))
         return WalkResult::skip();
       redirect.replaceElementsIn(op, /*replaceAttrs=*/true,
