@@ -133,15 +133,15 @@ constexpr int64_t kLineBytes = 64;
 /// prefetch is needed: packed codes are read a word at a time, and one
 /// prefetch per word repeats each line's up to 16 times. Sorted by offset,
 /// the first and the last are kept, and between them every read that a
-/// kept one would otherwise be more than a line from, so that each line
-/// the reads touch holds a prefetched address. Reads whose distance to the
+/// kept one would otherwise be more than a line from, so that each line a
+/// read starts in holds a prefetched address. Reads whose distance to the
 /// stretch is unknown are kept.
 SmallVector<Operation *>
 readsToPrefetch(const llvm::SetVector<Operation *> &reads) {
-  struct Stretch {
-    SmallVector<std::pair<int64_t, Operation *>> offsets;
-  };
-  llvm::MapVector<Operation *, Stretch> stretches;
+  // Each stretch's first read, and its reads with their byte offsets from
+  // it.
+  llvm::MapVector<Operation *, SmallVector<std::pair<int64_t, Operation *>>>
+      stretches;
   SmallVector<Operation *> kept;
   for (Operation *read : reads) {
     auto [base, indices] = readAddress(read);
@@ -163,20 +163,19 @@ readsToPrefetch(const llvm::SetVector<Operation *> &reads) {
             indices.back(), firstIndices.back());
         if (failed(delta))
           continue;
-        stretch.offsets.push_back({*delta * elementBytes, read});
+        stretch.push_back({*delta * elementBytes, read});
         placed = true;
         break;
       }
       if (!placed) {
-        stretches[read].offsets.push_back({0, read});
+        stretches[read].push_back({0, read});
         placed = true;
       }
     }
     if (!placed)
       kept.push_back(read);
   }
-  for (auto &[first, stretch] : stretches) {
-    auto &offsets = stretch.offsets;
+  for (auto &[first, offsets] : stretches) {
     llvm::stable_sort(offsets,
                       [](auto &a, auto &b) { return a.first < b.first; });
     int64_t lastKept = offsets.front().first;

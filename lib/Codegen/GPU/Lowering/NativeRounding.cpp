@@ -85,7 +85,8 @@ struct QuantAffineNativeRoundingPass
       Location loc = op->getLoc();
       Value input = op->getOperand(0);
       auto vectorType = dyn_cast<VectorType>(input.getType());
-      if (vectorType && vectorType.getRank() > 1)
+      bool flatten = vectorType && vectorType.getRank() > 1;
+      if (flatten)
         input = vector::ShapeCastOp::create(
             rewriter, loc,
             VectorType::get(vectorType.getNumElements(),
@@ -95,7 +96,7 @@ struct QuantAffineNativeRoundingPass
                           rewriter, loc, input.getType(),
                           rewriter.getStringAttr(intrinsicFor(op)), input)
                           .getResult(0);
-      if (rounded.getType() != vectorType && vectorType)
+      if (flatten)
         rounded =
             vector::ShapeCastOp::create(rewriter, loc, vectorType, rounded);
       rewriter.replaceOp(op, rounded);

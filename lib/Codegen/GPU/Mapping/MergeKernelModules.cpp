@@ -27,6 +27,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -91,8 +92,9 @@ void recordMoves(gpu::GPUModuleOp module, StringAttr into,
 
 /// Merges the gpu.modules directly in `host`, recording in `moved` the new
 /// reference of each symbol of a merged module (and of the module itself).
-void mergeKernelModules(ModuleOp host,
-                        DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
+LogicalResult
+mergeKernelModules(ModuleOp host,
+                   DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
   MLIRContext *context = host.getContext();
   // Names taken in the host, for the merged modules' names.
   llvm::DenseSet<StringAttr> hostNames;
@@ -101,8 +103,16 @@ void mergeKernelModules(ModuleOp host,
       hostNames.insert(name);
   auto freshHostName = [&]() {
     StringAttr name = StringAttr::get(context, "kernels");
-    for (unsigned suffix = 0; hostNames.count(name); ++suffix)
-      name = StringAttr::get(context, "kernels_" + Twine(suffix));
+    unsigned counter = 0;
+    if (hostNames.count(name))
+      name = StringAttr::get(context,
+                             SymbolTable::generateSymbolName<16>(
+                                 "kernels",
+                                 [&](StringRef candidate) {
+                                   return hostNames.count(
+                                       StringAttr::get(context, candidate));
+                                 },
+                                 counter));
     hostNames.insert(name);
     return name;
   };
@@ -122,20 +132,21 @@ void mergeKernelModules(ModuleOp host,
     // A module that holds the kernels of several is named for all of them.
     if (!into->named) {
       StringAttr name = freshHostName();
-      recordMoves(into->module, name, {}, moved);
+      recordMoves(into->module, name, DenseMap<StringAttr, StringAttr>(),
+                  moved);
       into->module.setSymName(name);
       into->named = true;
     }
 
     StringAttr fromName = module.getSymNameAttr();
     SymbolTable fromSymbols(module);
-    // New names for the symbols whose names are taken, and the references
-    // inside this module that must follow them.
+    // Symbols whose names are taken get new ones, free in both modules,
+    // before they move; SymbolTable::rename makes the references inside
+    // this module follow. Declarations and bodiless globals the merged module
+    // has already, the same, are kept once (a renamed declaration would
+    // resolve to nothing).
     DenseMap<StringAttr, StringAttr> renamed;
-    llvm::DenseSet<StringAttr> newNames;
-    // Declarations and bodiless globals the merged module has already, the
-    // same: one copy is kept (a renamed declaration would resolve to
-    // nothing).
+    llvm::StringSet<> newNames;
     llvm::SmallPtrSet<Operation *, 4> duplicates;
     for (Operation &op : module.getBody()->getOperations()) {
       StringAttr name = SymbolTable::getSymbolName(&op);
@@ -148,42 +159,31 @@ void mergeKernelModules(ModuleOp host,
         duplicates.insert(&op);
         continue;
       }
-      auto isFree = [&](StringAttr candidate) {
-        return !into->symbols->lookup(candidate) &&
-               !fromSymbols.lookup(candidate) && !newNames.count(candidate);
+      auto isTaken = [&](StringRef candidate) {
+        return into->symbols->lookup(candidate) ||
+               fromSymbols.lookup(candidate) || newNames.contains(candidate);
       };
-      StringAttr newName = isKernel(&op) ? fromName : StringAttr();
-      for (unsigned suffix = 0; !newName || !isFree(newName); ++suffix)
+      StringAttr newName = fromName;
+      if (!isKernel(&op) || isTaken(fromName)) {
+        unsigned counter = 0;
         newName =
-            StringAttr::get(context, name.getValue() + "_" + Twine(suffix));
+            StringAttr::get(context, SymbolTable::generateSymbolName<64>(
+                                         name.getValue(), isTaken, counter));
+      }
       newNames.insert(newName);
       renamed[name] = newName;
     }
     recordMoves(module, into->module.getSymNameAttr(), renamed, moved);
+    for (auto [name, newName] : renamed)
+      if (failed(fromSymbols.rename(name, newName)))
+        return emitError(fromSymbols.lookup(name)->getLoc())
+               << "cannot rename @" << name.getValue()
+               << " to merge its gpu.module: not all of its uses are known";
 
-    if (!renamed.empty()) {
-      AttrTypeReplacer renamer;
-      // A reference is replaced whole, never the names inside it.
-      renamer.addReplacement(
-          [&](SymbolRefAttr ref) -> std::pair<Attribute, WalkResult> {
-            auto it = renamed.find(ref.getRootReference());
-            if (!ref.getNestedReferences().empty() || it == renamed.end())
-              return {ref, WalkResult::skip()};
-            return {FlatSymbolRefAttr::get(it->second), WalkResult::skip()};
-          });
-      module.getBody()->walk([&](Operation *op) {
-        renamer.replaceElementsIn(op, /*replaceAttrs=*/true,
-                                  /*replaceLocs=*/false,
-                                  /*replaceTypes=*/false);
-      });
-    }
     for (Operation &op :
          llvm::make_early_inc_range(module.getBody()->getOperations())) {
       if (duplicates.contains(&op))
         continue;
-      if (StringAttr name = SymbolTable::getSymbolName(&op))
-        if (StringAttr newName = renamed.lookup(name))
-          SymbolTable::setSymbolName(&op, newName);
       op.remove();
       into->module.getBody()->push_back(&op);
       if (SymbolTable::getSymbolName(&op))
@@ -191,6 +191,7 @@ void mergeKernelModules(ModuleOp host,
     }
     module.erase();
   }
+  return success();
 }
 
 struct QuantAffineMergeKernelModulesPass
@@ -198,7 +199,15 @@ struct QuantAffineMergeKernelModulesPass
           QuantAffineMergeKernelModulesPass> {
   void runOnOperation() override {
     bool changed = false;
-    getOperation()->walk([&](ModuleOp host) { changed |= mergeIn(host); });
+    WalkResult result = getOperation()->walk([&](ModuleOp host) {
+      FailureOr<bool> merged = mergeIn(host);
+      if (failed(merged))
+        return WalkResult::interrupt();
+      changed |= *merged;
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
     if (!changed)
       markAllAnalysesPreserved();
   }
@@ -206,9 +215,10 @@ struct QuantAffineMergeKernelModulesPass
   /// Merges the gpu.modules of `host` and redirects its references to them.
   /// gpu.module names are only unique within one symbol table, so each
   /// module's references are its own.
-  bool mergeIn(ModuleOp host) {
+  FailureOr<bool> mergeIn(ModuleOp host) {
     DenseMap<SymbolRefAttr, SymbolRefAttr> moved;
-    mergeKernelModules(host, moved);
+    if (failed(mergeKernelModules(host, moved)))
+      return failure();
     if (moved.empty())
       return false;
 
