@@ -198,11 +198,16 @@ void sinkReads(gpu::LaunchOp launch, const llvm::SmallPtrSet<Value, 8> &written,
   });
   OpBuilder builder = OpBuilder::atBlockBegin(&launch.getBody().front());
   IRMapping mapping;
-  for (Operation *op : ordered) {
-    Operation *clone = builder.clone(*op, mapping);
-    for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
-      replaceAllUsesInRegionWith(from, to, launch.getBody());
-  }
+  for (Operation *op : ordered)
+    builder.clone(*op, mapping);
+  // One walk of the body redirects its uses; replacing each value's uses in
+  // the region would visit every use in the function, and a value defined at
+  // the entry (a per-tensor scale) is used by every launch: quadratic.
+  launch.getBody().walk([&](Operation *user) {
+    for (OpOperand &operand : user->getOpOperands())
+      if (Value clone = mapping.lookupOrNull(operand.get()))
+        operand.set(clone);
+  });
   // What the host no longer uses goes; the rest stays for the host.
   for (Operation *op : llvm::reverse(ordered)) {
     if (op->use_empty()) {
