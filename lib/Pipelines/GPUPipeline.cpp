@@ -83,7 +83,8 @@ void mlir::quant_affine::addGPUMappingStages(
   fromQuant.diagnoseOnly = !options.fromQuant;
   pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
-  addFusedLinalgStage(pm, options.runtimeChecks);
+  addFusedLinalgStage(pm, options.runtimeChecks,
+                      /*hoistScalarInputs=*/false);
 
   // 2. Vector tiles in a parallel loop, bufferized.
   QuantAffineVectorizePassOptions vectorize;

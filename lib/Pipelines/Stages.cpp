@@ -91,7 +91,8 @@ std::unique_ptr<Pass> inModuleWith(ArrayRef<StringRef> ops,
 } // namespace
 
 void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
-                                             bool runtimeChecks) {
+                                             bool runtimeChecks,
+                                             bool hoistScalarInputs) {
   // Branches become scf.if/scf.index_switch/scf.while: what they carry
   // bufferizes and is freed like any structured value, and cf loops are
   // accepted at all (ownership-based deallocation supports no cf loops).
@@ -110,6 +111,10 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   addFunctionCleanup<func::FuncOp>(pm);
   pm.addNestedPass<func::FuncOp>(createQuantAffineFuseElementwisePass());
   addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
+  // A tensor read by many ops costs One-Shot Analysis their square
+  // (HoistScalarInputs.cpp).
+  if (hoistScalarInputs)
+    pm.addNestedPass<func::FuncOp>(createQuantAffineHoistScalarInputsPass());
   // Results go to the caller's buffers. After fusion, which swaps unread
   // destinations for tensor.empty. Blocked results are collapsed from an
   // expanded shape, so that reshape first moves onto the destination.
@@ -202,6 +207,10 @@ void mlir::quant_affine::addBufferDeallocationStage(OpPassManager &pm) {
   pm.addPass(createStructuredCanonicalizerPass());
   pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
   pm.addPass(createStructuredCanonicalizerPass());
+  // Fresh allocations apart first: the simplification compares every pair
+  // of buffers one dealloc frees (SplitDeallocs.cpp).
+  pm.addNestedPass<func::FuncOp>(inFunctionsWith(
+      {"bufferization.dealloc"}, createQuantAffineSplitDeallocsPass()));
   pm.addPass(inModuleWith(
       {"bufferization.dealloc"},
       bufferization::createBufferDeallocationSimplificationPass()));

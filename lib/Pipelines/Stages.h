@@ -42,8 +42,11 @@ std::unique_ptr<Pass> whenPresent(StringRef anchor, ArrayRef<StringRef> ops,
                                   std::unique_ptr<Pass> pass);
 
 /// quant_affine (and elementwise arith around it) on tensors to fused
-/// linalg.generic ops whose results go to the caller's buffers.
-void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks);
+/// linalg.generic ops whose results go to the caller's buffers. With
+/// `hoistScalarInputs`, 0-D inputs of elementwise generics are read once,
+/// as captured scalars (the host reads them: CPU only).
+void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks,
+                         bool hoistScalarInputs);
 
 /// Each use of a tensor.empty given its own (with `prepareDestinations`,
 /// tensor destinations prepared for One-Shot Analysis), unsafe chains

@@ -462,6 +462,55 @@ def QuantAffineUnshareEmptyTensorsPass
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
 
+def QuantAffineHoistScalarInputsPass
+    : Pass<"quant-affine-hoist-scalar-inputs", "func::FuncOp"> {
+  let summary = "Read each 0-D tensor that elementwise generics take as an "
+                "input once, as a scalar the generics capture";
+  let description = [{
+    A per-tensor scale or zero point reaches every fused generic that uses
+    it as a 0-D `ins` operand: after fusion, a chain of N qdq ops has N / 16
+    generics reading the same `tensor<f32>`. One-Shot Analysis (in
+    `-eliminate-empty-tensors` and `-one-shot-bufferize`) gathers, for each
+    operand it decides on, every read of every alias of its value, so one
+    tensor read by k ops costs about k^2 (`-eliminate-empty-tensors`: 1.29 s
+    of 21.9 s at 20,000 qdq + addf pairs, 0.17 s with the scale read once).
+
+    Here each 0-D input of an all-parallel `linalg.generic` on tensors is
+    replaced by its element: one `tensor.extract` per tensor, right after
+    the tensor's definition (at the start of its block for a block
+    argument), which the generic's body uses in place of the block argument.
+    The values are those the generics read; only where the read happens
+    moves. Generics with reductions (fused contractions, whose planning
+    reads their operands) and tensors defined outside the generic's
+    isolated-from-above scope are left alone.
+  }];
+  let dependentDialects = ["tensor::TensorDialect"];
+}
+
+def QuantAffineSplitDeallocsPass
+    : Pass<"quant-affine-split-deallocs", "func::FuncOp"> {
+  let summary = "Split each bufferization.dealloc of distinct fresh "
+                "allocations into one dealloc per buffer";
+  let description = [{
+    Ownership-based buffer deallocation frees the buffers a block allocates
+    with one `bufferization.dealloc` at its end, all of them in one op.
+    `-buffer-deallocation-simplification` then asks, for every pair of
+    buffers of that op, whether they may be the same allocation before it
+    splits them: in a function of N intermediate buffers (a chain of
+    thousands of fused generics) that is N^2 queries (1.55 s of the CPU
+    pipeline's 21.9 s at 20,000 qdq + addf pairs).
+
+    A dealloc that retains nothing and whose buffers are each the result of
+    its own `memref.alloc` frees allocations that cannot alias: it is split
+    here, in order, into one `bufferization.dealloc` per buffer with its own
+    condition, which is what the simplification makes of it, without the
+    pairwise queries. Anything else (retained values, a buffer that is a
+    view, an argument or a block argument, a buffer named twice) is left to
+    the simplification.
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
 def QuantAffineNameConstantGlobalsPass
     : Pass<"quant-affine-name-constant-globals", "ModuleOp"> {
   let summary = "Names and places the constant globals of bufferized tensor "

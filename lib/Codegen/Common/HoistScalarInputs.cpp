@@ -1,0 +1,133 @@
+//===- HoistScalarInputs.cpp - 0-D inputs read once, as scalars -----------===//
+//
+// Part of the quant-affine project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One-Shot Analysis costs the square of the number of ops that read one
+// tensor; a per-tensor scale is read by every fused generic of a chain. Each
+// 0-D input of an elementwise generic becomes one tensor.extract, where the
+// tensor is defined, that the generics capture (Passes.td has the numbers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantAffine/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/BitVector.h"
+
+namespace mlir {
+namespace quant_affine {
+#define GEN_PASS_DEF_QUANTAFFINEHOISTSCALARINPUTSPASS
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
+} // namespace quant_affine
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The closest op around `region` that is isolated from above.
+Operation *isolatedScope(Region *region) {
+  Operation *op = region->getParentOp();
+  while (op && !op->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    op = op->getParentOp();
+  return op;
+}
+
+/// The inputs of `generic` that may become captured scalars: 0-D tensors
+/// defined in the generic's isolated-from-above scope.
+SmallVector<OpOperand *> scalarInputs(linalg::GenericOp generic) {
+  SmallVector<OpOperand *> scalars;
+  if (!generic.hasPureTensorSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return scalars;
+  Operation *scope = isolatedScope(&generic.getRegion());
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (type && type.getRank() == 0 &&
+        isolatedScope(input->get().getParentRegion()) == scope)
+      scalars.push_back(input);
+  }
+  return scalars;
+}
+
+/// The element of `tensor`, extracted once, right after its definition.
+Value extractOnce(RewriterBase &rewriter, Value tensor,
+                  DenseMap<Value, Value> &extracted) {
+  Value &element = extracted[tensor];
+  if (element)
+    return element;
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (Operation *def = tensor.getDefiningOp())
+    rewriter.setInsertionPointAfter(def);
+  else
+    rewriter.setInsertionPointToStart(tensor.getParentBlock());
+  element = tensor::ExtractOp::create(rewriter, tensor.getLoc(), tensor,
+                                      ValueRange());
+  return element;
+}
+
+/// `generic` without its inputs `scalars`, whose block arguments become the
+/// captured elements.
+void captureScalars(RewriterBase &rewriter, linalg::GenericOp generic,
+                    ArrayRef<OpOperand *> scalars,
+                    DenseMap<Value, Value> &extracted) {
+  Block &body = generic.getRegion().front();
+  llvm::BitVector erased(body.getNumArguments());
+  for (OpOperand *input : scalars) {
+    BlockArgument argument = generic.getMatchingBlockArgument(input);
+    rewriter.replaceAllUsesWith(argument,
+                                extractOnce(rewriter, input->get(), extracted));
+    erased.set(argument.getArgNumber());
+  }
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    if (llvm::is_contained(scalars, &operand))
+      continue;
+    if (generic.isDpsInput(&operand))
+      inputs.push_back(operand.get());
+    maps.push_back(generic.getMatchingIndexingMap(&operand));
+  }
+  rewriter.setInsertionPoint(generic);
+  auto replacement = linalg::GenericOp::create(
+      rewriter, generic.getLoc(), generic.getResultTypes(), inputs,
+      generic.getDpsInits(), maps, generic.getIteratorTypesArray());
+  replacement.setDocAttr(generic.getDocAttr());
+  replacement.setLibraryCallAttr(generic.getLibraryCallAttr());
+  replacement->setDiscardableAttrs(generic->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(generic.getRegion(), replacement.getRegion(),
+                              replacement.getRegion().end());
+  replacement.getRegion().front().eraseArguments(erased);
+  rewriter.replaceOp(generic, replacement.getResults());
+}
+
+struct QuantAffineHoistScalarInputsPass
+    : quant_affine::impl::QuantAffineHoistScalarInputsPassBase<
+          QuantAffineHoistScalarInputsPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, SmallVector<OpOperand *>>> work;
+    getOperation().walk([&](linalg::GenericOp generic) {
+      SmallVector<OpOperand *> scalars = scalarInputs(generic);
+      if (!scalars.empty())
+        work.emplace_back(generic, std::move(scalars));
+    });
+    if (work.empty()) {
+      markAllAnalysesPreserved();
+      return;
+    }
+    IRRewriter rewriter(&getContext());
+    DenseMap<Value, Value> extracted;
+    for (auto &[generic, scalars] : work)
+      captureScalars(rewriter, generic, scalars, extracted);
+  }
+};
+
+} // namespace
