@@ -68,7 +68,7 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
   vectorToLLVM.useVectorAlignment = true;
   device.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   device.addPass(createConvertGpuOpsToNVVMOps());
-  device.addPass(createCanonicalizerPass());
+  device.addPass(quant_affine::createQuantAffineCanonicalizePass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
 }
@@ -163,7 +163,7 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   binary.toolkitPath = options.cudaPath;
   binary.compilationTarget = options.format;
   pm.addPass(createGpuModuleToBinaryPass(binary));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(quant_affine::createQuantAffineCanonicalizePass());
   QuantAffineCheckLoweredPassOptions lowered;
   lowered.allowGPU = true;
   lowered.pipelineName = "--quant-affine-gpu-pipeline";

@@ -44,9 +44,12 @@
 using namespace mlir;
 
 std::unique_ptr<Pass> mlir::quant_affine::createStructuredCanonicalizerPass() {
-  GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  return createCanonicalizerPass(config);
+  // As createCanonicalizerPass with a default GreedyRewriteConfig and no
+  // region simplification gave (bottom-up seeding included).
+  QuantAffineCanonicalizePassOptions options;
+  options.topDown = false;
+  options.simplifyRegions = false;
+  return createQuantAffineCanonicalizePass(options);
 }
 
 template <typename FuncT>
@@ -55,7 +58,7 @@ void mlir::quant_affine::addFunctionCleanup(OpPassManager &pm, bool cse) {
   if (std::is_same_v<FuncT, func::FuncOp>)
     function.addPass(createStructuredCanonicalizerPass());
   else
-    function.addPass(createCanonicalizerPass());
+    function.addPass(createQuantAffineCanonicalizePass());
   if (cse)
     function.addPass(createCSEPass());
 }
