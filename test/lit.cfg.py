@@ -82,6 +82,11 @@ config.substitutions.append(("%ort_node_modules", ort_node))
 if os.path.exists(os.path.join(config.mlir_lib_dir, "libomp.so")):
     config.available_features.add("libomp")
 
+# x86-64 hosts build and run the x86 benchmark loops (test/Tooling).
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64-host")
+
 # AArch64 execution under qemu-user (Debian's qemu-user, gcc-aarch64-linux-gnu):
 # %run_aarch64 compiles a test for AArch64 and runs it (Inputs/run-aarch64.sh).
 if (shutil.which("qemu-aarch64") and shutil.which("aarch64-linux-gnu-gcc")

@@ -15,8 +15,10 @@
 //           the interleaves give (the lanes are only ever summed);
 //   bound   reading the codes and scales once (no arithmetic).
 // The weights rotate over copies larger than the last-level cache, so every
-// loop reads memory, as decode does. Build and run (docs/Benchmarks.md):
-//   clang++ -O3 -march=x86-64-v3 bench/matmul/float4_decode_loops.cpp -o loops
+// loop reads memory, as decode does. The loops are compiled for AVX2 and FMA
+// and run only where the CPU has them, so this builds for any x86-64. Build
+// and run (docs/Benchmarks.md):
+//   clang++ -O3 bench/matmul/float4_decode_loops.cpp -o loops
 //   ./loops [rounds]
 #include <immintrin.h>
 
@@ -28,6 +30,9 @@
 #include <cstring>
 #include <random>
 #include <vector>
+
+/// The loops' instruction set, checked at run time.
+#define AVX2_FMA __attribute__((target("avx2,fma")))
 
 namespace {
 
@@ -41,7 +46,8 @@ float e2m1(int code) {
 }
 
 /// Rows of 4, 8 codes at a time, as the pipeline's AVX2 kernel.
-void decodePermd(const uint8_t *q, const float *s, const float *x, float *y) {
+AVX2_FMA void decodePermd(const uint8_t *q, const float *s, const float *x,
+                          float *y) {
   const __m256 positive = _mm256_setr_ps(0, .5f, 1, 1.5f, 2, 3, 4, 6);
   const __m256 negative = _mm256_setr_ps(-0.f, -.5f, -1, -1.5f, -2, -3, -4, -6);
   const __m256i shifts = _mm256_setr_epi32(28, 24, 20, 16, 12, 8, 4, 0);
@@ -88,19 +94,22 @@ int pshufbLaneCode(int lane) {
   return 2 * byte + half; // low half: low nibbles; high half: high nibbles
 }
 
+/// A 16-byte table in both 128-bit halves (`vpshufb` looks up in-lane).
+AVX2_FMA __m256i byteTable(const int8_t (&bytes)[16]) {
+  __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes));
+  return _mm256_broadcastsi128_si256(half);
+}
+
 /// Rows of 4, 32 codes at a time; `xp` is x in pshufbLaneCode's order.
-void decodePshufb(const uint8_t *q, const float *s, const float *xp, float *y) {
-  auto table = [](const int8_t (&bytes)[16]) {
-    __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes));
-    return _mm256_broadcastsi128_si256(half);
-  };
+AVX2_FMA void decodePshufb(const uint8_t *q, const float *s, const float *xp,
+                           float *y) {
   // Bits 31-24 and 23-16 of each code's f32 (sign, exponent, one mantissa).
   static const int8_t high[16] = {0,    0x3F, 0x3F, 0x3F, 0x40, 0x40,
                                   0x40, 0x40, -128, -65,  -65,  -65,
                                   -64,  -64,  -64,  -64};
   static const int8_t low[16] = {0, 0, -128, -64, 0, 0x40, -128, -64,
                                  0, 0, -128, -64, 0, 0x40, -128, -64};
-  const __m256i tableHigh = table(high), tableLow = table(low);
+  const __m256i tableHigh = byteTable(high), tableLow = byteTable(low);
   const __m256i nibble = _mm256_set1_epi8(15), zero = _mm256_setzero_si256();
   for (int n = 0; n < kRows; n += 4) {
     __m256 acc[4];
@@ -141,7 +150,7 @@ void decodePshufb(const uint8_t *q, const float *s, const float *xp, float *y) {
 }
 
 /// Reads `bytes` once, summing them so nothing is optimized away.
-long long readOnce(const uint8_t *p, size_t bytes) {
+AVX2_FMA long long readOnce(const uint8_t *p, size_t bytes) {
   __m256i sum = _mm256_setzero_si256();
   for (size_t i = 0; i < bytes; i += 32)
     sum = _mm256_add_epi64(
