@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Upstream's -canonicalize, with one difference: a run that changes nothing
-// preserves every analysis, so the pass manager does not verify the whole IR
+// (no rewrite reported, the same ops in the same order) preserves every
+// analysis, so the pass manager does not verify the whole IR
 // again after it (Passes.td has the numbers). The patterns are collected as
 // upstream's pass collects them.
 //
@@ -30,6 +31,34 @@ using namespace mlir;
 
 namespace {
 
+/// The ops under `root` in walk order, as one hash: what the driver does
+/// to constants while it builds its first worklist (duplicates erased,
+/// constants moved to the entry) is reported neither in its `changed` nor
+/// to a listener, and it changes this order.
+llvm::hash_code opOrder(Operation *root) {
+  llvm::hash_code hash = llvm::hash_value(root);
+  root->walk([&](Operation *op) { hash = llvm::hash_combine(hash, op); });
+  return hash;
+}
+
+/// Records whether the driver reported any rewrite, region simplification
+/// included.
+struct ChangeListener : RewriterBase::Listener {
+  void notifyOperationInserted(Operation *, OpBuilder::InsertPoint) override {
+    changed = true;
+  }
+  void notifyBlockInserted(Block *, Region *, Region::iterator) override {
+    changed = true;
+  }
+  void notifyOperationModified(Operation *) override { changed = true; }
+  void notifyOperationReplaced(Operation *, ValueRange) override {
+    changed = true;
+  }
+  void notifyOperationErased(Operation *) override { changed = true; }
+  void notifyBlockErased(Block *) override { changed = true; }
+  bool changed = false;
+};
+
 struct QuantAffineCanonicalizePass
     : quant_affine::impl::QuantAffineCanonicalizePassBase<
           QuantAffineCanonicalizePass> {
@@ -51,10 +80,13 @@ struct QuantAffineCanonicalizePass
     config.setRegionSimplificationLevel(
         simplifyRegions ? GreedySimplifyRegionLevel::Normal
                         : GreedySimplifyRegionLevel::Disabled);
+    ChangeListener listener;
+    config.setListener(&listener);
+    llvm::hash_code before = opOrder(getOperation());
     bool changed = false;
     // Like upstream's: not converging within the iterations is no failure.
     (void)applyPatternsGreedily(getOperation(), *patterns, config, &changed);
-    if (!changed)
+    if (!changed && !listener.changed && opOrder(getOperation()) == before)
       markAllAnalysesPreserved();
   }
 

@@ -74,39 +74,34 @@ Value extractOnce(RewriterBase &rewriter, Value tensor,
   return element;
 }
 
-/// `generic` without its inputs `scalars`, whose block arguments become the
-/// captured elements.
+/// Drops the inputs `scalars` of `generic`, in place (its results, which
+/// later generics may use as 0-D inputs, stay the same values); their block
+/// arguments become the captured elements.
 void captureScalars(RewriterBase &rewriter, linalg::GenericOp generic,
                     ArrayRef<OpOperand *> scalars,
                     DenseMap<Value, Value> &extracted) {
   Block &body = generic.getRegion().front();
   llvm::BitVector erased(body.getNumArguments());
+  SmallVector<unsigned> inputPositions;
   for (OpOperand *input : scalars) {
     BlockArgument argument = generic.getMatchingBlockArgument(input);
     rewriter.replaceAllUsesWith(argument,
                                 extractOnce(rewriter, input->get(), extracted));
     erased.set(argument.getArgNumber());
+    inputPositions.push_back(argument.getArgNumber());
   }
-  SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  for (OpOperand &operand : generic->getOpOperands()) {
-    if (llvm::is_contained(scalars, &operand))
-      continue;
-    if (generic.isDpsInput(&operand))
-      inputs.push_back(operand.get());
-    maps.push_back(generic.getMatchingIndexingMap(&operand));
-  }
-  rewriter.setInsertionPoint(generic);
-  auto replacement = linalg::GenericOp::create(
-      rewriter, generic.getLoc(), generic.getResultTypes(), inputs,
-      generic.getDpsInits(), maps, generic.getIteratorTypesArray());
-  replacement.setDocAttr(generic.getDocAttr());
-  replacement.setLibraryCallAttr(generic.getLibraryCallAttr());
-  replacement->setDiscardableAttrs(generic->getDiscardableAttrDictionary());
-  rewriter.inlineRegionBefore(generic.getRegion(), replacement.getRegion(),
-                              replacement.getRegion().end());
-  replacement.getRegion().front().eraseArguments(erased);
-  rewriter.replaceOp(generic, replacement.getResults());
+  for (OpOperand &operand : generic->getOpOperands())
+    if (!llvm::is_contained(scalars, &operand))
+      maps.push_back(generic.getMatchingIndexingMap(&operand));
+  rewriter.modifyOpInPlace(generic, [&] {
+    // Inputs come first, in block-argument order: erase from the back.
+    llvm::sort(inputPositions, std::greater<unsigned>());
+    for (unsigned position : inputPositions)
+      generic.getInputsMutable().erase(position);
+    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    body.eraseArguments(erased);
+  });
 }
 
 struct QuantAffineHoistScalarInputsPass

@@ -157,7 +157,11 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
     Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(i));
     Value other = combiner->getOperand(0) == out ? combiner->getOperand(1)
                                                  : combiner->getOperand(0);
-    if ((element && other != element) || !isa<BlockArgument>(other))
+    // An input's element: a block argument of this body (a value captured
+    // from above is not one, whatever its argument number).
+    auto argument = dyn_cast<BlockArgument>(other);
+    if ((element && other != element) || !argument ||
+        argument.getOwner() != op.getBlock())
       return failure();
     element = other;
   }

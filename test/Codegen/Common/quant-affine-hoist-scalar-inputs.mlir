@@ -90,3 +90,59 @@ func.func @left_alone(%x: tensor<8xf32>, %s: tensor<f32>, %init: tensor<f32>,
   }
   return %sum : tensor<f32>
 }
+
+// -----
+
+// Consumers before their 0-D producers in the block list (a cf branch
+// back): each consumer captures the element of its own producer. (Rebuilt
+// generics once left a stale entry behind, and %w captured %t's element.)
+// CHECK-LABEL: func.func @blocks_out_of_order
+// CHECK: ^bb1:
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[T:.*]] : f32
+// CHECK: ^bb2:
+// CHECK: %[[TV:.*]] = linalg.generic
+// CHECK: %[[T]] = tensor.extract %[[TV]][] : tensor<f32>
+// CHECK: %[[VV:.*]] = linalg.generic
+// CHECK: %[[V:.*]] = tensor.extract %[[VV]][] : tensor<f32>
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT: arith.subf %{{.*}}, %[[V]] : f32
+#id = affine_map<(d0) -> (d0)>
+#sc = affine_map<(d0) -> ()>
+#z = affine_map<() -> ()>
+func.func @blocks_out_of_order(%x: tensor<8xf32>, %s: tensor<f32>, %c: f32) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  cf.br ^bb2
+^bb1:
+  %y = linalg.generic {indexing_maps = [#id, #sc, #id], iterator_types = ["parallel"]}
+      ins(%x, %t : tensor<8xf32>, tensor<f32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %sc: f32, %out: f32):
+    %m = arith.mulf %in, %sc : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %y, %w : tensor<8xf32>, tensor<8xf32>
+^bb2:
+  %t = linalg.generic {indexing_maps = [#z, #z], iterator_types = []}
+      ins(%s : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%a: f32, %out: f32):
+    %two = arith.constant 2.0 : f32
+    %m = arith.mulf %a, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %v = linalg.generic {indexing_maps = [#z, #z, #z], iterator_types = []}
+      ins(%s, %c : tensor<f32>, f32) outs(%e0 : tensor<f32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.addf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %w = linalg.generic {indexing_maps = [#id, #sc, #id], iterator_types = ["parallel"]}
+      ins(%x, %v : tensor<8xf32>, tensor<f32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %sc: f32, %out: f32):
+    %m = arith.subf %in, %sc : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  cf.br ^bb1
+}

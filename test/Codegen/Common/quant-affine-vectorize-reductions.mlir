@@ -226,3 +226,30 @@ func.func @empty_reduction(%x: tensor<3x0xi32>) -> tensor<i32> {
   } -> tensor<i32>
   return %r : tensor<i32>
 }
+
+// -----
+
+// A minimumf of the accumulator and a value captured from above (not an
+// element of the input) has no integer key of an input element: the lanes
+// take the captured value, broadcast, as they would any operand. (The key
+// rewrite used to take it for an input element, reading the body's
+// argument of the captured value's number: a crash.)
+// CHECK-LABEL: func.func @captured_operand
+// CHECK-SAME: %[[B:[a-z0-9]+]]: f32) -> tensor<f32>
+// CHECK: scf.for
+// CHECK: %[[BB:.*]] = vector.broadcast %[[B]] : f32 to vector<16xf32>
+// CHECK: arith.minimumf %{{.*}}, %[[BB]] : vector<16xf32>
+// CHECK: vector.reduction <minimumf>
+// FORALL-LABEL: func.func @captured_operand
+#id = affine_map<(d0) -> (d0)>
+#sc = affine_map<(d0) -> ()>
+func.func @captured_operand(%x: tensor<512xf32>, %a: f32, %b: f32) -> tensor<f32> {
+  %init = arith.constant dense<0x7F800000> : tensor<f32>
+  %r = linalg.generic {indexing_maps = [#id, #sc], iterator_types = ["reduction"]}
+      ins(%x : tensor<512xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.minimumf %out, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
