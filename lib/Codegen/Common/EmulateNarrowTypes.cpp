@@ -523,11 +523,20 @@ Value fromLowBits(OpBuilder &b, Location loc, Value wide, Type type) {
   return arith::BitcastOp::create(b, loc, type, value);
 }
 
+/// The indices of byte `index` of `bytes`: none where the buffer is 0-D
+/// (the byte of a 0-D packed value; `index` is then 0).
+SmallVector<Value> byteIndices(Value bytes, Value index) {
+  if (cast<MemRefType>(bytes.getType()).getRank() == 0)
+    return {};
+  return {index};
+}
+
 Value loadElement(OpBuilder &b, Location loc, Value bytes, OpFoldResult linear,
                   Type elementType) {
   int64_t perByte = 8 / elementType.getIntOrFloatBitWidth();
   auto [index, shift] = bytePosition(b, loc, linear, perByte);
-  Value byte = memref::LoadOp::create(b, loc, bytes, index);
+  Value byte =
+      memref::LoadOp::create(b, loc, bytes, byteIndices(bytes, index));
   Value shifted = arith::ShRUIOp::create(b, loc, byte, shift);
   return fromLowBits(b, loc, shifted, elementType);
 }
@@ -572,9 +581,9 @@ void storeElement(OpBuilder &b, Location loc, Value element, Value bytes,
       b, loc, arith::ExtUIOp::create(b, loc, i8, asBits(b, loc, element)),
       shift);
   memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::andi, clear, bytes,
-                              ValueRange{index});
+                              byteIndices(bytes, index));
   memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori, value, bytes,
-                              ValueRange{index});
+                              byteIndices(bytes, index));
 }
 
 OpFoldResult plus(OpBuilder &b, Location loc, OpFoldResult linear,
@@ -891,9 +900,11 @@ struct PackedAllocation : OpConversionPattern<AllocOp> {
 
 //===-- Ops upstream has no pattern for -----------------------------------===//
 
-/// Packs a dense i1/i2/i4 attribute into bytes: row-major, lower index in
-/// the lower bits, the last byte padded with zeros.
-DenseElementsAttr packBytes(DenseElementsAttr values, int64_t byteCount) {
+/// Packs a dense i1/i2/i4 attribute into the bytes of `packed` (its
+/// converted buffer type): row-major, lower index in the lower bits, the
+/// last byte padded with zeros.
+DenseElementsAttr packBytes(DenseElementsAttr values, MemRefType packed) {
+  int64_t byteCount = packed.getNumElements();
   auto type = cast<ShapedType>(values.getType());
   unsigned bits = type.getElementTypeBitWidth();
   int64_t perByte = 8 / bits;
@@ -911,8 +922,9 @@ DenseElementsAttr packBytes(DenseElementsAttr values, int64_t byteCount) {
     bytes[i / perByte] |= field << ((i % perByte) * bits);
     ++i;
   }
+  // In the packed buffer's shape: one dim of bytes, or none for a 0-D value.
   auto bytesType = RankedTensorType::get(
-      {byteCount}, IntegerType::get(values.getContext(), 8));
+      packed.getShape(), IntegerType::get(values.getContext(), 8));
   return DenseElementsAttr::get(bytesType, ArrayRef<int8_t>(bytes));
 }
 
@@ -926,7 +938,7 @@ struct PackedGlobal : OpConversionPattern<memref::GlobalOp> {
       return rewriter.notifyMatchFailure(op, "no static packed type");
     Attribute initial = op.getInitialValueAttr();
     if (auto dense = dyn_cast_if_present<DenseElementsAttr>(initial)) {
-      initial = packBytes(dense, type.getNumElements());
+      initial = packBytes(dense, type);
     } else if (auto resource =
                    dyn_cast_if_present<DenseResourceElementsAttr>(initial)) {
       // A dense_resource of iN already holds the packed bytes (the ONNX
