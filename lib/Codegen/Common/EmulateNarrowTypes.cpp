@@ -535,8 +535,7 @@ Value loadElement(OpBuilder &b, Location loc, Value bytes, OpFoldResult linear,
                   Type elementType) {
   int64_t perByte = 8 / elementType.getIntOrFloatBitWidth();
   auto [index, shift] = bytePosition(b, loc, linear, perByte);
-  Value byte =
-      memref::LoadOp::create(b, loc, bytes, byteIndices(bytes, index));
+  Value byte = memref::LoadOp::create(b, loc, bytes, byteIndices(bytes, index));
   Value shifted = arith::ShRUIOp::create(b, loc, byte, shift);
   return fromLowBits(b, loc, shifted, elementType);
 }
