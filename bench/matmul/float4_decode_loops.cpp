@@ -46,6 +46,18 @@ float e2m1(int code) {
   return code & 8 ? -magnitude[code & 7] : magnitude[code & 7];
 }
 
+/// The sums of the lanes of 4 rows' accumulators, into y[0..3].
+AVX2_FMA void storeRowSums(const __m256 (&acc)[4], float *y) {
+  for (int r = 0; r < 4; ++r) {
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, acc[r]);
+    float sum = 0;
+    for (float v : lanes)
+      sum += v;
+    y[r] = sum;
+  }
+}
+
 /// Rows of 4, 8 codes at a time, as the pipeline's AVX2 kernel.
 AVX2_FMA void decodePermd(const uint8_t *q, const float *s, const float *x,
                           float *y) {
@@ -76,14 +88,7 @@ AVX2_FMA void decodePermd(const uint8_t *q, const float *s, const float *x,
           acc[r] = _mm256_fmadd_ps(_mm256_loadu_ps(x + k + j), w, acc[r]);
         }
       }
-    for (int r = 0; r < 4; ++r) {
-      alignas(32) float lanes[8];
-      _mm256_store_ps(lanes, acc[r]);
-      float sum = 0;
-      for (float v : lanes)
-        sum += v;
-      y[n + r] = sum;
-    }
+    storeRowSums(acc, y + n);
   }
 }
 
@@ -139,14 +144,7 @@ AVX2_FMA void decodePshufb(const uint8_t *q, const float *s, const float *xp,
         }
       }
     }
-    for (int r = 0; r < 4; ++r) {
-      alignas(32) float lanes[8];
-      _mm256_store_ps(lanes, acc[r]);
-      float sum = 0;
-      for (float v : lanes)
-        sum += v;
-      y[n + r] = sum;
-    }
+    storeRowSums(acc, y + n);
   }
 }
 
