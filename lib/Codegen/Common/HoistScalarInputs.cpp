@@ -36,9 +36,9 @@ namespace {
 /// The closest op around `region` that is isolated from above.
 Operation *isolatedScope(Region *region) {
   Operation *op = region->getParentOp();
-  while (op && !op->hasTrait<OpTrait::IsIsolatedFromAbove>())
-    op = op->getParentOp();
-  return op;
+  return op->hasTrait<OpTrait::IsIsolatedFromAbove>()
+             ? op
+             : op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
 }
 
 /// The inputs of `generic` that may become captured scalars: 0-D tensors
