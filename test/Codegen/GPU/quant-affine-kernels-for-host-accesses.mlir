@@ -69,3 +69,77 @@ func.func @needed(%x: memref<8xf32>, %i: index) -> i32 {
   }
   return %r : i32
 }
+
+// -----
+
+// Two outputs of one 8-element input, each op a single tile (vector width
+// 16), after CSE shared the read of %x: the allocation of the second output
+// splits the ops into two runs. Each run's kernel reads %x itself (the
+// later one through a copy of the read and of the op carrying its value),
+// so no read stays on the host and every value is defined in the kernel
+// that uses it.
+// CHECK-LABEL: func.func @shared_read
+// CHECK-NOT: vector.transfer_read
+// CHECK: gpu.alloc
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[V:.*]] = vector.transfer_read %arg0[
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[V]]
+// CHECK-NEXT: arith.mulf %[[N]]
+// CHECK-NEXT: vector.transfer_write
+// CHECK-NEXT: scf.reduce
+// CHECK: gpu.alloc
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[V2:.*]] = vector.transfer_read %arg0[
+// CHECK-NEXT: %[[N2:.*]] = arith.negf %[[V2]]
+// CHECK-NEXT: arith.addf %[[N2]]
+// CHECK-NEXT: vector.transfer_write
+// CHECK-NEXT: scf.reduce
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @shared_read(%x: memref<8xf32>) -> (memref<8xf32>, memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %two = arith.constant dense<2.0> : vector<8xf32>
+  %v = vector.transfer_read %x[%c0], %pad {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+  %n = arith.negf %v : vector<8xf32>
+  %a = gpu.alloc host_shared () : memref<8xf32>
+  %m = arith.mulf %n, %two : vector<8xf32>
+  vector.transfer_write %m, %a[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  %b = gpu.alloc host_shared () : memref<8xf32>
+  %s = arith.addf %n, %two : vector<8xf32>
+  vector.transfer_write %s, %b[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  return %a, %b : memref<8xf32>, memref<8xf32>
+}
+
+// -----
+
+// The same, but the first kernel overwrites the buffer read: the later run
+// may not read it again, so the read stays on the host as well, for
+// quant-affine-check-host-access to report, rather than a kernel's value
+// used by another kernel.
+// CHECK-LABEL: func.func @read_then_written
+// CHECK: %[[V:.*]] = vector.transfer_read
+// CHECK-NEXT: gpu.alloc
+// CHECK: scf.parallel
+// CHECK-NEXT: vector.transfer_read
+// CHECK-NEXT: arith.negf
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: vector.transfer_write %{{.*}}, %arg0
+// CHECK: scf.parallel
+// CHECK-NEXT: arith.negf %[[V]]
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: vector.transfer_write
+func.func @read_then_written(%x: memref<8xf32>) -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %two = arith.constant dense<2.0> : vector<8xf32>
+  %v = vector.transfer_read %x[%c0], %pad {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+  %n = arith.negf %v : vector<8xf32>
+  %a = gpu.alloc host_shared () : memref<8xf32>
+  %m = arith.mulf %n, %two : vector<8xf32>
+  vector.transfer_write %m, %x[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  %b = gpu.alloc host_shared () : memref<8xf32>
+  %s = arith.addf %n, %two : vector<8xf32>
+  vector.transfer_write %s, %b[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  return %b : memref<8xf32>
+}

@@ -148,3 +148,36 @@ func.func @dynamic_rows(%m: memref<?x8xf32>) {
   }
   return
 }
+
+// -----
+
+// A parallel loop inside a tile's body (a tile that was not vectorized runs
+// its elements in a loop) runs in order in its thread: without a mapping,
+// upstream's conversion would leave the whole nest on the host.
+// CHECK-LABEL: func.func @nested_loop
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: memref.store
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = sequential
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = thread_y
+// CHECK-SAME: #gpu.loop_dim_map<processor = thread_x
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK-SAME: #gpu.loop_dim_map<processor = block_y
+func.func @nested_loop(%x: memref<3x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c16) step (%c1, %c4) {
+    scf.parallel (%k) = (%c0) to (%c4) step (%c1) {
+      %col = arith.addi %j, %k : index
+      memref.store %f, %x[%i, %col] : memref<3x16xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}

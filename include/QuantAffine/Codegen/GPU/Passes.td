@@ -95,10 +95,15 @@ def QuantAffineKernelsForHostAccessesPass
     `scf.parallel`, which `quant-affine-map-to-gpu` turns into a one-thread
     kernel. Reads and side-effect-free ops first move down to their first
     user where no op in between may write the buffer read, so that a read
-    and the store it feeds meet. A run that reads a value the host needs
-    afterwards (a branch condition, a loop bound) stays on the host, where
+    and the store it feeds meet. A read that several runs use (after CSE
+    merged the reads of two ops, say, with an allocation between them) is
+    read again in each later run, with the side-effect-free ops that carry
+    its value, where no op in between may write the buffer: each run's
+    kernel then reads for itself. A run that reads a value the host needs
+    afterwards (a branch condition, a loop bound), or one that a later
+    kernel needs but that run may not read again, stays on the host, where
     `quant-affine-check-host-access` reports it if the buffer may be device
-    memory.
+    memory; no kernel uses a value another kernel defined.
   }];
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
@@ -144,7 +149,11 @@ def QuantAffineMapToGPUPass
     dim past the third, runs as a loop inside the kernel. Linalg ops on
     memrefs outside any loop (ones that were not tiled) first become
     parallel loops; a rank-0 op, which has no loop, goes into a
-    one-iteration `scf.parallel`, so that it too runs on the device.
+    one-iteration `scf.parallel`, so that it too runs on the device. A
+    parallel loop directly in a thread's work (the element loop of a tile
+    that was not vectorized) is marked `sequential` and runs in order in
+    the thread: upstream's conversion needs a mapping on it, and without
+    one it leaves the whole nest on the host.
 
     `--quant-affine-gpu-pipeline` runs it on bufferized, vectorized code
     whose tile loops `scf-forall-to-parallel` turned into `scf.parallel`.

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir {
 namespace quant_affine {
@@ -148,6 +149,70 @@ bool canJoinKernel(Operation *op) {
                                !op->hasTrait<OpTrait::IsTerminator>());
 }
 
+/// Gives each later run of ops that may join a kernel (see
+/// wrapLooseAccesses) that uses a read its own copy of the read, right before
+/// its first user there, where nothing in between may write what the read
+/// reads; likewise the side-effect-free ops that carry a read's value. Each
+/// run may then become its own kernel: a read that two of them share would
+/// otherwise stay on the host. (Last op first, so that a copied op's
+/// operands are copied for the run in turn; one copy per run.)
+void copyReadsPerRun(Block &block) {
+  DenseMap<Operation *, int> runOf; // (-1: an op that stays on the host)
+  llvm::SmallPtrSet<Operation *, 16> carriesRead;
+  SmallVector<Operation *> candidates;
+  int run = 0;
+  for (Operation &op : block) {
+    bool joins = canJoinKernel(&op);
+    runOf[&op] = joins ? run : -1;
+    run += joins ? 0 : 1;
+    bool fromRead = joins && !readRoot(&op) && !isLooseAccess(&op) &&
+                    llvm::any_of(op.getOperands(), [&](Value v) {
+                      return carriesRead.contains(v.getDefiningOp());
+                    });
+    if (readRoot(&op) || fromRead) {
+      carriesRead.insert(&op);
+      candidates.push_back(&op);
+    }
+  }
+  for (Operation *op : llvm::reverse(candidates)) {
+    // The uses of `op` in each other run, and the first op there that has
+    // one, in order of the runs.
+    llvm::MapVector<int, std::pair<Operation *, SmallVector<OpOperand *>>>
+        byRun;
+    for (OpOperand &use : op->getUses()) {
+      Operation *inBlock = block.findAncestorOpInBlock(*use.getOwner());
+      int userRun = inBlock ? runOf.lookup(inBlock) : -1;
+      if (userRun == -1 || userRun == runOf.lookup(op))
+        continue;
+      auto &[first, uses] = byRun[userRun];
+      if (!first || inBlock->isBeforeInBlock(first))
+        first = inBlock;
+      uses.push_back(&use);
+    }
+    SmallVector<int> runs;
+    for (auto &entry : byRun)
+      runs.push_back(entry.first);
+    llvm::sort(runs);
+    Value root = readRoot(op);
+    Operation *between = op->getNextNode();
+    for (int userRun : runs) {
+      auto &[first, uses] = byRun[userRun];
+      bool movable = true;
+      for (; movable && between != first; between = between->getNextNode())
+        movable = !root || readMayMovePast(between, root);
+      if (!movable)
+        break;
+      Operation *copy = OpBuilder(first).clone(*op);
+      runOf[copy] = userRun;
+      for (OpOperand *use : uses)
+        use->set(copy->getResult(cast<OpResult>(use->get()).getResultNumber()));
+    }
+    // (A read whose own run does not use it is left with no users.)
+    if (op->use_empty())
+      op->erase();
+  }
+}
+
 /// Moves each run of neighbouring host ops that accesses buffers into
 /// one-iteration scf.parallel ops, which become one-thread kernels: the host
 /// reads and writes no buffer, which may be device memory. What the host
@@ -166,6 +231,7 @@ void wrapLooseAccesses(func::FuncOp func) {
         parent->getParentOfType<gpu::LaunchOp>() ||
         parent->getParentOfType<linalg::LinalgOp>())
       continue;
+    copyReadsPerRun(*block);
     sinkToFirstUsers(*block);
     SmallVector<SmallVector<Operation *>> runs(1);
     for (Operation &op : *block) {
@@ -187,32 +253,50 @@ void wrapLooseAccesses(func::FuncOp func) {
               return !inRun.contains(block->findAncestorOpInBlock(*user));
             }))
           worklist.push_back(op);
-      while (!worklist.empty()) {
-        Operation *op = worklist.pop_back_val();
-        if (!stays.insert(op).second)
-          continue;
-        SmallVector<Value> used(op->getOperands());
-        op->walk([&](Operation *nested) {
-          llvm::append_range(used, nested->getOperands());
-        });
-        for (Value operand : used)
-          if (Operation *def = operand.getDefiningOp();
-              def && inRun.contains(def))
-            worklist.push_back(def);
-      }
-      // The ops that stay and have effects (reads the host or a later
-      // kernel needs) split the run into pieces; each piece's other ops
-      // move into a loop at the piece's end, so no access changes order
-      // with them.
-      SmallVector<SmallVector<Operation *>> pieces(1);
-      for (Operation *op : run) {
-        if (stays.contains(op) && !isPure(op)) {
-          pieces.emplace_back();
-          continue;
+      SmallVector<SmallVector<Operation *>> pieces;
+      do {
+        while (!worklist.empty()) {
+          Operation *op = worklist.pop_back_val();
+          if (!stays.insert(op).second)
+            continue;
+          SmallVector<Value> used(op->getOperands());
+          op->walk([&](Operation *nested) {
+            llvm::append_range(used, nested->getOperands());
+          });
+          for (Value operand : used)
+            if (Operation *def = operand.getDefiningOp();
+                def && inRun.contains(def))
+              worklist.push_back(def);
         }
-        if (!stays.contains(op))
-          pieces.back().push_back(op);
-      }
+        // The ops that stay and have effects (reads the host or a later
+        // kernel needs) split the run into pieces; each piece's other ops
+        // move into a loop at the piece's end, so no access changes order
+        // with them.
+        pieces.assign(1, {});
+        DenseMap<Operation *, unsigned> pieceOf;
+        for (Operation *op : run) {
+          if (stays.contains(op) && !isPure(op)) {
+            pieces.emplace_back();
+            continue;
+          }
+          if (!stays.contains(op)) {
+            pieceOf[op] = pieces.size() - 1;
+            pieces.back().push_back(op);
+          }
+        }
+        // An op that a later piece (or the host, for a piece that is not
+        // a loop) also uses stays too, and the pieces are cut again.
+        for (ArrayRef<Operation *> piece : pieces) {
+          bool loop = llvm::any_of(piece, isLooseAccess);
+          for (Operation *op : piece)
+            if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+                  auto it = pieceOf.find(block->findAncestorOpInBlock(*user));
+                  return it == pieceOf.end() ||
+                         (loop && it->second != pieceOf.lookup(op));
+                }))
+              worklist.push_back(op);
+        }
+      } while (!worklist.empty());
       for (ArrayRef<Operation *> piece : pieces) {
         if (llvm::none_of(piece, isLooseAccess))
           continue;

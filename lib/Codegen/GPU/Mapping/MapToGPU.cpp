@@ -171,6 +171,25 @@ tileForBlocksAndThreads(OpBuilder &b, scf::ParallelOp loop,
   return {blocks, threads};
 }
 
+/// A parallel loop directly in a thread's work (an element loop where a tile
+/// was not vectorized) runs in order in that thread. Upstream's conversion
+/// to launches handles such a loop only with a mapping, and gives up on the
+/// whole nest, silently leaving it on the host, without one. (A parallel
+/// loop under another op, such as an scf.for, is cloned into the kernel as
+/// it is and keeps no mapping, or it would become a launch of its own.)
+void mapNestedLoopsInOrder(OpBuilder &b, scf::ParallelOp loop) {
+  for (Operation &op : *loop.getBody()) {
+    auto nested = dyn_cast<scf::ParallelOp>(op);
+    if (!nested || nested->hasAttr(gpu::getMappingAttrName()))
+      continue;
+    (void)gpu::setMappingAttr(
+        nested,
+        SmallVector<gpu::ParallelLoopDimMappingAttr>(
+            nested.getNumLoops(), mapTo(b, gpu::Processor::Sequential)));
+    mapNestedLoopsInOrder(b, nested);
+  }
+}
+
 struct QuantAffineMapToGPUPass
     : quant_affine::impl::QuantAffineMapToGPUPassBase<QuantAffineMapToGPUPass> {
   using Base::Base;
@@ -264,6 +283,7 @@ struct QuantAffineMapToGPUPass
         blocks.emitError("could not map this loop to GPU blocks and threads");
         return signalPassFailure();
       }
+      mapNestedLoopsInOrder(b, threads);
     }
   }
 };
