@@ -149,7 +149,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks,
-                      /*hoistScalarInputs=*/true);
+                      ScalarInputReads::AtDefinition);
 
   // Ops that move more than this are large (the auto choices).
   int64_t llcBytes = options.llcBytes > 0 ? int64_t(options.llcBytes)

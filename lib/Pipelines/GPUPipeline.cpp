@@ -84,7 +84,7 @@ void mlir::quant_affine::addGPUMappingStages(
   pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks,
-                      /*hoistScalarInputs=*/false);
+                      ScalarInputReads::BeforeEachUser);
 
   // 2. Vector tiles in a parallel loop, bufferized.
   QuantAffineVectorizePassOptions vectorize;

@@ -93,9 +93,8 @@ std::unique_ptr<Pass> inModuleWith(ArrayRef<StringRef> ops,
 }
 } // namespace
 
-void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
-                                             bool runtimeChecks,
-                                             bool hoistScalarInputs) {
+void mlir::quant_affine::addFusedLinalgStage(
+    OpPassManager &pm, bool runtimeChecks, ScalarInputReads scalarInputReads) {
   // Branches become scf.if/scf.index_switch/scf.while: what they carry
   // bufferizes and is freed like any structured value, and cf loops are
   // accepted at all (ownership-based deallocation supports no cf loops).
@@ -116,8 +115,9 @@ void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
   addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
   // A tensor read by many ops costs One-Shot Analysis their square
   // (HoistScalarInputs.cpp).
-  if (hoistScalarInputs)
-    pm.addNestedPass<func::FuncOp>(createQuantAffineHoistScalarInputsPass());
+  QuantAffineHoistScalarInputsPassOptions hoist;
+  hoist.beforeEachUser = scalarInputReads == ScalarInputReads::BeforeEachUser;
+  pm.addNestedPass<func::FuncOp>(createQuantAffineHoistScalarInputsPass(hoist));
   // Results go to the caller's buffers. After fusion, which swaps unread
   // destinations for tensor.empty. Blocked results are collapsed from an
   // expanded shape, so that reshape first moves onto the destination.

@@ -41,12 +41,20 @@ void addFunctionCleanup(OpPassManager &pm, bool cse = false);
 std::unique_ptr<Pass> whenPresent(StringRef anchor, ArrayRef<StringRef> ops,
                                   std::unique_ptr<Pass> pass);
 
+/// Where the 0-D inputs of elementwise generics are read, as scalars the
+/// generics capture (quant-affine-hoist-scalar-inputs).
+enum class ScalarInputReads {
+  /// Once, after the tensor's definition (the CPU pipeline).
+  AtDefinition,
+  /// Right before each generic, where the kernel that replaces it can take
+  /// the read in (the GPU pipeline).
+  BeforeEachUser,
+};
+
 /// quant_affine (and elementwise arith around it) on tensors to fused
-/// linalg.generic ops whose results go to the caller's buffers. With
-/// `hoistScalarInputs`, 0-D inputs of elementwise generics are read once,
-/// as captured scalars (the host reads them: CPU only).
+/// linalg.generic ops whose results go to the caller's buffers.
 void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks,
-                         bool hoistScalarInputs);
+                         ScalarInputReads scalarInputReads);
 
 /// Each use of a tensor.empty given its own (with `prepareDestinations`,
 /// tensor destinations prepared for One-Shot Analysis), unsafe chains

@@ -78,6 +78,15 @@
 // HOST-NOT: llvm.store
 // HOST: llvm.return
 
+// A per-tensor scale argument is read once per kernel, in the kernel, even
+// with an op between the function's entry and the kernels that may write
+// memory (vector.print): the host never reads it.
+// HOST-LABEL: llvm.func @scale_after_print(
+// HOST-NOT: llvm.load
+// HOST: gpu.launch_func @kernels::@scale_after_print_kernel
+// HOST-NOT: llvm.load
+// HOST: llvm.return
+
 // A result that is not written into a destination is allocated by the host
 // code as managed memory (the kernel could not write malloc memory).
 // HOST-LABEL: llvm.func @returns_new_tensor(
@@ -137,6 +146,13 @@ func.func @int4(%x: tensor<64x64xf32>, %s: tensor<64x2xf32>, %out: memref<64x64x
 func.func @rank_zero(%x: tensor<f32>, %s: tensor<f32>, %out: memref<f32>) {
   %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<f32>, tensor<f32>) -> tensor<f32>
   bufferization.materialize_in_destination %y in restrict writable %out : (tensor<f32>, memref<f32>) -> ()
+  return
+}
+
+func.func @scale_after_print(%x: tensor<64xf32>, %s: tensor<f32>, %out: memref<64xf32>) {
+  vector.print str "before\n"
+  %y = quant_affine.qdq %x, %s range [-128, 127] : (tensor<64xf32>, tensor<f32>) -> tensor<64xf32>
+  bufferization.materialize_in_destination %y in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
   return
 }
 

@@ -58,13 +58,20 @@ SmallVector<OpOperand *> scalarInputs(linalg::GenericOp generic) {
   return scalars;
 }
 
-/// The element of `tensor`, extracted once, right after its definition.
-Value extractOnce(RewriterBase &rewriter, Value tensor,
-                  DenseMap<Value, Value> &extracted) {
+/// The element of `tensor` for `generic`: extracted right before the
+/// generic with `beforeEachUser`, else once, right after its definition.
+Value extractFor(RewriterBase &rewriter, linalg::GenericOp generic,
+                 Value tensor, bool beforeEachUser,
+                 DenseMap<Value, Value> &extracted) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (beforeEachUser) {
+    rewriter.setInsertionPoint(generic);
+    return tensor::ExtractOp::create(rewriter, tensor.getLoc(), tensor,
+                                     ValueRange());
+  }
   Value &element = extracted[tensor];
   if (element)
     return element;
-  OpBuilder::InsertionGuard guard(rewriter);
   if (Operation *def = tensor.getDefiningOp())
     rewriter.setInsertionPointAfter(def);
   else
@@ -78,15 +85,16 @@ Value extractOnce(RewriterBase &rewriter, Value tensor,
 /// later generics may use as 0-D inputs, stay the same values); their block
 /// arguments become the captured elements.
 void captureScalars(RewriterBase &rewriter, linalg::GenericOp generic,
-                    ArrayRef<OpOperand *> scalars,
+                    ArrayRef<OpOperand *> scalars, bool beforeEachUser,
                     DenseMap<Value, Value> &extracted) {
   Block &body = generic.getRegion().front();
   llvm::BitVector erased(body.getNumArguments());
   SmallVector<unsigned> inputPositions;
   for (OpOperand *input : scalars) {
     BlockArgument argument = generic.getMatchingBlockArgument(input);
-    rewriter.replaceAllUsesWith(argument,
-                                extractOnce(rewriter, input->get(), extracted));
+    rewriter.replaceAllUsesWith(
+        argument,
+        extractFor(rewriter, generic, input->get(), beforeEachUser, extracted));
     erased.set(argument.getArgNumber());
     inputPositions.push_back(argument.getArgNumber());
   }
@@ -107,6 +115,8 @@ void captureScalars(RewriterBase &rewriter, linalg::GenericOp generic,
 struct QuantAffineHoistScalarInputsPass
     : quant_affine::impl::QuantAffineHoistScalarInputsPassBase<
           QuantAffineHoistScalarInputsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<std::pair<linalg::GenericOp, SmallVector<OpOperand *>>> work;
     getOperation().walk([&](linalg::GenericOp generic) {
@@ -121,7 +131,7 @@ struct QuantAffineHoistScalarInputsPass
     IRRewriter rewriter(&getContext());
     DenseMap<Value, Value> extracted;
     for (auto &[generic, scalars] : work)
-      captureScalars(rewriter, generic, scalars, extracted);
+      captureScalars(rewriter, generic, scalars, beforeEachUser, extracted);
   }
 };
 

@@ -1,6 +1,9 @@
 // RUN: quant-affine-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(quant-affine-hoist-scalar-inputs))' \
 // RUN:   | FileCheck %s
+// RUN: quant-affine-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(quant-affine-hoist-scalar-inputs{before-each-user=true}))' \
+// RUN:   | FileCheck %s --check-prefix=EACH
 
 // A per-tensor scale read by two elementwise generics: extracted once, at
 // the function's entry, and captured by both bodies.
@@ -14,6 +17,19 @@
 // CHECK-NEXT: ^bb0(%[[IN2:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: arith.mulf %[[IN2]], %[[E]] : f32
 // CHECK-NOT: tensor.extract
+// With before-each-user (the GPU pipeline), each generic reads it right
+// before itself.
+// EACH-LABEL: func.func @shared_scale
+// EACH-SAME: (%[[X:.*]]: tensor<8xf32>, %[[S:.*]]: tensor<f32>)
+// EACH-NEXT: tensor.empty
+// EACH-NEXT: %[[E1:.*]] = tensor.extract %[[S]][] : tensor<f32>
+// EACH-NEXT: %[[A:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<8xf32>)
+// EACH-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// EACH-NEXT: arith.divf %[[IN]], %[[E1]] : f32
+// EACH: %[[E2:.*]] = tensor.extract %[[S]][] : tensor<f32>
+// EACH-NEXT: linalg.generic {{.*}} ins(%[[A]] : tensor<8xf32>)
+// EACH-NEXT: ^bb0(%[[IN2:.*]]: f32, %{{.*}}: f32):
+// EACH-NEXT: arith.mulf %[[IN2]], %[[E2]] : f32
 #id = affine_map<(d0) -> (d0)>
 #scalar = affine_map<(d0) -> ()>
 func.func @shared_scale(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<8xf32> {
