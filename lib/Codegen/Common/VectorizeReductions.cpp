@@ -94,8 +94,9 @@ std::optional<TypedAttr> neutralFill(Value init, Operation *combiner) {
 constexpr int64_t kShortReduction = 256;
 
 /// Whether `op` qualifies: static shapes, no linalg.index, exact combiners,
-/// and a last loop that is a reduction of a multiple of `lanes` that every
-/// input reads as its last dim (and no result reads at all). An op with an
+/// and a last loop that is a reduction (longer than kShortReduction: of a
+/// multiple of `lanes`, other than `lanes`) that every input reads as its
+/// last dim (and no result reads at all). An op with an
 /// empty loop (a zero-size dim) has nothing to split: its loops run zero
 /// times.
 bool isSplittable(linalg::GenericOp op, int64_t lanes) {
@@ -114,10 +115,13 @@ bool isSplittable(linalg::GenericOp op, int64_t lanes) {
         op.getMatchingIndexingMap(&init) !=
             op.getMatchingIndexingMap(op.getDpsInitOperand(0)))
       return false;
+  // (Lanes matter only to a loop that is split: a short one is one vector
+  // whatever its length. A block of 16 with 16 lanes was left to scalar
+  // loops, which LLVM vectorized across blocks with gathers.)
   unsigned last = op.getNumLoops() - 1;
+  int64_t size = op.getStaticLoopRanges()[last];
   if (op.getIteratorTypesArray()[last] != utils::IteratorType::reduction ||
-      op.getStaticLoopRanges()[last] % lanes != 0 ||
-      op.getStaticLoopRanges()[last] == lanes)
+      (size > kShortReduction && (size % lanes != 0 || size == lanes)))
     return false;
   AffineExpr lastDim = getAffineDimExpr(last, op.getContext());
   for (OpOperand &operand : op->getOpOperands()) {

@@ -3,8 +3,8 @@
 // loop when it is longer than 256 (shorter ones are one vector each): a
 // row at a time, a step of 16 at a time with the partial results in
 // registers (iter_args), then one vector.reduction per row and result.
-// Float sums, dynamic shapes and last loops that 16 does not divide are
-// left alone. With parallel-outer the rows are an scf.forall.
+// Float sums, dynamic shapes and last loops longer than 256 that 16 does
+// not divide are left alone. With parallel-outer the rows are an scf.forall.
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions --split-input-file | FileCheck %s
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions=parallel-outer --split-input-file | FileCheck %s --check-prefix=FORALL
 
@@ -83,13 +83,13 @@ func.func @int_sum(%x: tensor<1024xi32>, %init: tensor<i32>) -> tensor<i32> {
 // CHECK-NOT: vector.
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT: vector.
-func.func @left_alone(%x: tensor<8x64xf32>, %y: tensor<8x60xf32>, %z: tensor<?x64xf32>, %i: tensor<8xf32>, %j: tensor<?xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<?xf32>) {
+func.func @left_alone(%x: tensor<8x64xf32>, %y: tensor<8x600xf32>, %z: tensor<?x64xf32>, %i: tensor<8xf32>, %j: tensor<?xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<?xf32>) {
   %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%i : tensor<8xf32>) {
   ^bb0(%in: f32, %o: f32):
     %1 = arith.addf %o, %in : f32
     linalg.yield %1 : f32
   } -> tensor<8xf32>
-  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : tensor<8x60xf32>) outs(%i : tensor<8xf32>) {
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : tensor<8x600xf32>) outs(%i : tensor<8xf32>) {
   ^bb0(%in: f32, %o: f32):
     %1 = arith.minimumf %o, %in : f32
     linalg.yield %1 : f32
@@ -100,6 +100,29 @@ func.func @left_alone(%x: tensor<8x64xf32>, %y: tensor<8x60xf32>, %z: tensor<?x6
     linalg.yield %1 : f32
   } -> tensor<?xf32>
   return %s, %m, %d : tensor<8xf32>, tensor<8xf32>, tensor<?xf32>
+}
+
+// -----
+
+// A short last loop is one vector whatever its length: one of 60, which 16
+// does not divide, and one of exactly 16 lanes (NVFP4's blocks on AVX-512,
+// which were left to scalar loops that LLVM vectorized across blocks with
+// gathers).
+// CHECK-LABEL: func.func @short_any_length(
+// CHECK: vector.reduction <minsi>, %{{.*}}, %{{.*}} : vector<60xi32> into i32
+// CHECK: vector.reduction <maxsi>, %{{.*}}, %{{.*}} : vector<16xi32> into i32
+func.func @short_any_length(%y: tensor<8x60xf32>, %b: tensor<8x4x16xf32>, %i: tensor<8xf32>, %k: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : tensor<8x60xf32>) outs(%i : tensor<8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.minimumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<8xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%b : tensor<8x4x16xf32>) outs(%k : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.maximumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x4xf32>
+  return %m, %n : tensor<8xf32>, tensor<8x4xf32>
 }
 
 // -----

@@ -130,9 +130,10 @@ def QuantAffineVectorizeReductionsPass
     lane combination is vectorized per row. A last loop of at most 256 (a
     block of a blocked encoding) is not split, whose partial results would
     be nearly as large as the input: each is one vector, reduced in
-    registers. Ops of other forms (dynamic shapes, a last loop that is
-    parallel or that lanes do not divide, `linalg.index` in the body) are
-    left to the other stages.
+    registers, whatever its length (one of exactly `lanes` too). Ops of
+    other forms (dynamic shapes, a last loop that is parallel, or longer
+    than 256 and not divided by lanes, `linalg.index` in the body) are left
+    to the other stages.
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
