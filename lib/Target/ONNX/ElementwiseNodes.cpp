@@ -333,6 +333,14 @@ LogicalResult importCastTo(GraphImporter &importer, const OnnxNode &node,
           return isUnsignedInteger(from)
                      ? Value(arith::UIToFPOp::create(b, loc, target, v))
                      : Value(arith::SIToFPOp::create(b, loc, target, v));
+        // (ONNX leaves a value out of the integer type's range undefined;
+        // its reference wraps int4/uint4 modulo 16, -9 to uint4 gives 7.
+        // fptoui/fptosi to i4 make such values poison, whose bits differ
+        // by target, so sub-byte results go through i32 and wrap.)
+        if (fromFloat && target.getIntOrFloatBitWidth() < 8) {
+          Value wide = arith::FPToSIOp::create(b, loc, b.getI32Type(), v);
+          return Value(arith::TruncIOp::create(b, loc, target, wide));
+        }
         if (fromFloat)
           return isUnsignedInteger(to)
                      ? Value(arith::FPToUIOp::create(b, loc, target, v))
