@@ -120,7 +120,7 @@ struct CPUStrategy {
   /// tuned and no AVX-512 machine has measured the other yet.
   bool shiftUnpack = false;
   /// i1/i2/i4 results packed from bytes (PackByBytes.h): where the target
-  /// truncates and shuffles whole registers of bytes; the same targets.
+  /// truncates and shuffles whole registers of bytes (AVX2, AVX-512, NEON).
   bool bytePack = false;
   /// Non-temporal stores exist and bypass the caches (x86 `movnt*`).
   bool streamingStores = true;
