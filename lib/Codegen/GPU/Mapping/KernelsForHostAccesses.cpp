@@ -149,29 +149,42 @@ bool canJoinKernel(Operation *op) {
                                !op->hasTrait<OpTrait::IsTerminator>());
 }
 
-/// Gives each later run of ops that may join a kernel (see
-/// wrapLooseAccesses) that uses a read its own copy of the read, right before
+/// The runs of neighbouring ops of `block` that may join a kernel, in order.
+SmallVector<SmallVector<Operation *>> joinableRuns(Block &block) {
+  SmallVector<SmallVector<Operation *>> runs(1);
+  for (Operation &op : block) {
+    if (canJoinKernel(&op))
+      runs.back().push_back(&op);
+    else if (!runs.back().empty())
+      runs.emplace_back();
+  }
+  return runs;
+}
+
+/// Gives each later run of ops that may join a kernel (joinableRuns) that
+/// uses a read its own copy of the read, right before
 /// its first user there, where nothing in between may write what the read
 /// reads; likewise the side-effect-free ops that carry a read's value. Each
 /// run may then become its own kernel: a read that two of them share would
 /// otherwise stay on the host. (Last op first, so that a copied op's
 /// operands are copied for the run in turn; one copy per run.)
 void copyReadsPerRun(Block &block) {
-  DenseMap<Operation *, int> runOf; // (-1: an op that stays on the host)
+  // The run of each op that may join a kernel (the others stay on the
+  // host), and the reads and the ops carrying their values, in order.
+  DenseMap<Operation *, int> runOf;
   llvm::SmallPtrSet<Operation *, 16> carriesRead;
   SmallVector<Operation *> candidates;
-  int run = 0;
-  for (Operation &op : block) {
-    bool joins = canJoinKernel(&op);
-    runOf[&op] = joins ? run : -1;
-    run += joins ? 0 : 1;
-    bool fromRead = joins && !readRoot(&op) && !isLooseAccess(&op) &&
-                    llvm::any_of(op.getOperands(), [&](Value v) {
-                      return carriesRead.contains(v.getDefiningOp());
-                    });
-    if (readRoot(&op) || fromRead) {
-      carriesRead.insert(&op);
-      candidates.push_back(&op);
+  for (auto [index, run] : llvm::enumerate(joinableRuns(block))) {
+    for (Operation *op : run) {
+      runOf[op] = index;
+      bool fromRead = !readRoot(op) && !isLooseAccess(op) &&
+                      llvm::any_of(op->getOperands(), [&](Value v) {
+                        return carriesRead.contains(v.getDefiningOp());
+                      });
+      if (readRoot(op) || fromRead) {
+        carriesRead.insert(op);
+        candidates.push_back(op);
+      }
     }
   }
   for (Operation *op : llvm::reverse(candidates)) {
@@ -181,10 +194,10 @@ void copyReadsPerRun(Block &block) {
         byRun;
     for (OpOperand &use : op->getUses()) {
       Operation *inBlock = block.findAncestorOpInBlock(*use.getOwner());
-      int userRun = inBlock ? runOf.lookup(inBlock) : -1;
-      if (userRun == -1 || userRun == runOf.lookup(op))
+      auto userRun = inBlock ? runOf.find(inBlock) : runOf.end();
+      if (userRun == runOf.end() || userRun->second == runOf.lookup(op))
         continue;
-      auto &[first, uses] = byRun[userRun];
+      auto &[first, uses] = byRun[userRun->second];
       if (!first || inBlock->isBeforeInBlock(first))
         first = inBlock;
       uses.push_back(&use);
@@ -233,14 +246,7 @@ void wrapLooseAccesses(func::FuncOp func) {
       continue;
     copyReadsPerRun(*block);
     sinkToFirstUsers(*block);
-    SmallVector<SmallVector<Operation *>> runs(1);
-    for (Operation &op : *block) {
-      if (canJoinKernel(&op))
-        runs.back().push_back(&op);
-      else if (!runs.back().empty())
-        runs.emplace_back();
-    }
-    for (ArrayRef<Operation *> run : runs) {
+    for (ArrayRef<Operation *> run : joinableRuns(*block)) {
       if (llvm::none_of(run, isLooseAccess))
         continue;
       llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
