@@ -20,12 +20,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -106,23 +109,35 @@ FailureOr<FlatAddress> flatAddress(OpBuilder &b, Location loc, Value base,
 }
 
 /// One prefetch per cache line `load` reads (a 64-lane f32 load reads four),
-/// from `aheadElements` after `address`, clamped to the last element.
+/// from `aheadElements` after `address`. The first line is clamped so that
+/// the last one is at most the last element, and the others follow at
+/// constant distances (an addressing mode's displacement): one clamp per
+/// load, where a clamp per line cost four instructions per line, more than
+/// a 512-lane reduction's own work.
 void prefetchLines(OpBuilder &b, Location loc, vector::LoadOp load,
                    const FlatAddress &address, int64_t aheadElements,
                    unsigned locality) {
   int64_t loadBytes =
       load.getVectorType().getNumElements() * address.elementBytes;
+  int64_t lineElements = kLineBytes / address.elementBytes;
   int64_t lines = std::max<int64_t>(1, loadBytes / kLineBytes);
-  Value last = arith::ConstantIndexOp::create(b, loc, address.elements - 1);
+  // (A buffer shorter than the lines: fewer lines.)
+  lines =
+      std::min(lines, std::max<int64_t>(1, address.elements / lineElements));
+  int64_t lastFirst = address.elements - 1 - (lines - 1) * lineElements;
+  Value first = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, address.linear,
+          arith::ConstantIndexOp::create(b, loc, aheadElements)),
+      arith::ConstantIndexOp::create(b, loc, lastFirst));
   for (int64_t line = 0; line < lines; ++line) {
-    Value target = arith::MinUIOp::create(
-        b, loc,
-        arith::AddIOp::create(
-            b, loc, address.linear,
-            arith::ConstantIndexOp::create(
-                b, loc,
-                aheadElements + line * kLineBytes / address.elementBytes)),
-        last);
+    Value target =
+        line == 0 ? first
+                  : arith::AddIOp::create(b, loc, first,
+                                          arith::ConstantIndexOp::create(
+                                              b, loc, line * lineElements),
+                                          arith::IntegerOverflowFlags::nuw);
     memref::PrefetchOp::create(b, loc, address.view, ValueRange{target},
                                /*isWrite=*/false, /*localityHint=*/locality,
                                /*isDataCache=*/true);
@@ -138,13 +153,69 @@ bool inCacheAlready(vector::LoadOp load) {
          quant_affine::producedInNest(load, load.getBase());
 }
 
-/// Prefetches the element `distanceBytes` after the first one `load` reads,
-/// in its root memref's row-major order, clamped to the last element, with
-/// the given temporal locality.
+/// Whether an op of `block` before `op` (or nested in one) reads `root`.
+bool readBefore(Operation *op, Value root) {
+  for (Operation &earlier : *op->getBlock()) {
+    if (&earlier == op)
+      return false;
+    WalkResult found = earlier.walk([&](Operation *nested) {
+      if (isa<vector::LoadOp, vector::TransferReadOp, vector::MaskedLoadOp,
+              memref::LoadOp>(nested) &&
+          rootBuffer(nested->getOperand(0)) == root)
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (found.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
+/// Whether `op` is a loop (an omp.loop_nest counts).
+bool isLoop(Operation *op) {
+  return isa_and_nonnull<LoopLikeOpInterface, omp::LoopNestOp>(op);
+}
+
+/// Where `load`, in loops, rereads what an earlier loop of the same row
+/// tile read (the quantization after a block reduction): the bytes of the
+/// tile's view of the buffer, a static contiguous slab made in the body of
+/// the enclosing loop (the rows). The lines `load` reads are in the cache;
+/// the same place in the next slab, the next row's, is what to prefetch,
+/// so that the next reduction reads the cache instead of waiting on memory
+/// while this loop computes.
+std::optional<int64_t> rereadSlabBytes(vector::LoadOp load) {
+  Value root = rootBuffer(load.getBase());
+  for (Operation *loop = load->getParentOp(); isLoop(loop);
+       loop = loop->getParentOp()) {
+    Block *rows = loop->getBlock();
+    if (!isLoop(rows->getParentOp()))
+      return std::nullopt;
+    if (!readBefore(loop, root))
+      continue;
+    for (Value view = load.getBase();;) {
+      auto viewOp = view.getDefiningOp<ViewLikeOpInterface>();
+      if (!viewOp)
+        return std::nullopt;
+      auto type = dyn_cast<MemRefType>(view.getType());
+      if (viewOp->getBlock() == rows && type &&
+          memref::isStaticShapeAndContiguousRowMajor(type))
+        return quant_affine::staticBytes(view);
+      view = viewOp.getViewSource();
+    }
+  }
+  return std::nullopt;
+}
+
+/// Prefetches the element `distanceBytes` after the first one `load` reads
+/// (where it rereads a row tile's slab, the slab's bytes instead), in its
+/// root memref's row-major order, clamped to the last element, with the
+/// given temporal locality.
 void prefetchAhead(vector::LoadOp load, int64_t distanceBytes,
                    unsigned locality) {
   if (inCacheAlready(load))
     return;
+  if (std::optional<int64_t> slab = rereadSlabBytes(load))
+    distanceBytes = *slab;
   OpBuilder b(load);
   Location loc = load.getLoc();
   FailureOr<FlatAddress> address =

@@ -7,8 +7,9 @@
 // RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="locality=4" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADLOC
 // BADLOC: locality must be 0 to 3, got 4
 // A loop that streams its stores prefetches what it loads 4 KiB (1024 f32)
-// further on in the whole argument, row-major, clamped to its last element,
-// into L2 (locality 2), each 64-byte line of the load;
+// further on in the whole argument, row-major, into L2 (locality 2), each
+// 64-byte line of the load: the first clamped so that the last is at most
+// the argument's last element, the others at constant distances from it;
 // loops with plain stores, and loads from memrefs of dynamic shape, are left
 // alone.
 
@@ -19,15 +20,15 @@
 // CHECK: arith.muli %{{.*}}, %[[STRIDES]]#1
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [65536], strides: [1] : memref<f32> to memref<65536xf32>
 // CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c1024
-// CHECK: %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %c65535
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[AHEAD]], %c65487
 // CHECK: memref.prefetch %[[FLAT]][%[[CLAMPED]]], read, locality<2>, data : memref<65536xf32>
 // One per 64-byte line of the 256-byte load: 16 f32 apart.
-// CHECK: arith.addi %{{.*}}, %c1040
-// CHECK: memref.prefetch %[[FLAT]]
-// CHECK: arith.addi %{{.*}}, %c1056
-// CHECK: memref.prefetch %[[FLAT]]
-// CHECK: arith.addi %{{.*}}, %c1072
-// CHECK: memref.prefetch %[[FLAT]]
+// CHECK: %[[L1:.*]] = arith.addi %[[CLAMPED]], %c16{{.*}} overflow<nuw>
+// CHECK: memref.prefetch %[[FLAT]][%[[L1]]]
+// CHECK: %[[L2:.*]] = arith.addi %[[CLAMPED]], %c32{{.*}} overflow<nuw>
+// CHECK: memref.prefetch %[[FLAT]][%[[L2]]]
+// CHECK: %[[L3:.*]] = arith.addi %[[CLAMPED]], %c48{{.*}} overflow<nuw>
+// CHECK: memref.prefetch %[[FLAT]][%[[L3]]]
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.load %[[VIEW]]
 // NONE-LABEL: func.func @streamed
@@ -243,6 +244,54 @@ func.func @single_element(%x: memref<256x256xf32>, %p: memref<256x256xf32>, %m: 
     scf.yield %f : vector<16xf32>
   }
   vector.store %acc, %m[%c0] : memref<256xf32>, vector<16xf32>
+  return
+}
+
+// -----
+
+// A loop that rereads the row tile an earlier loop of the tile read (the
+// quantization after a block reduction) finds those lines in the cache: it
+// prefetches the same place in the next row tile, the tile's view (1 KiB,
+// 256 f32) further on. The reduction, with plain stores, prefetches only in
+// a large nest, 4 KiB ahead.
+// CHECK-LABEL: func.func @reread_row
+// CHECK: scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.reduction
+// CHECK: scf.for
+// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c256
+// CHECK: arith.minui %[[NEXT]]
+// CHECK: memref.prefetch
+// CHECK: vector.load
+// CHECK: vector.store {{.*}} {nontemporal = true}
+// NEST-LABEL: func.func @reread_row
+// NEST: scf.for
+// NEST: arith.addi %{{.*}}, %c1024
+// NEST: memref.prefetch
+// NEST: vector.reduction
+// NEST: arith.addi %{{.*}}, %c256
+// NEST: memref.prefetch
+func.func @reread_row(%x: memref<256x256xf32>, %y: memref<256x256xi8>, %m: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  scf.for %i = %c0 to %c256 step %c1 {
+    %row = memref.subview %x[%i, 0] [1, 256] [1, 1] : memref<256x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    %acc = scf.for %j = %c0 to %c256 step %c16 iter_args(%a = %zero) -> (vector<16xf32>) {
+      %v = vector.load %row[%c0, %j] : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+      %b = arith.maximumf %a, %v : vector<16xf32>
+      scf.yield %b : vector<16xf32>
+    }
+    %r = vector.reduction <maximumf>, %acc : vector<16xf32> into f32
+    memref.store %r, %m[%i] : memref<256xf32>
+    scf.for %j = %c0 to %c256 step %c16 {
+      %v = vector.load %row[%c0, %j] : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+      %q = arith.fptosi %v : vector<16xf32> to vector<16xi8>
+      vector.store %q, %y[%i, %j] {nontemporal = true} : memref<256x256xi8>, vector<16xi8>
+    }
+  }
   return
 }
 
