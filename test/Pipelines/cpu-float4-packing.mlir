@@ -15,17 +15,20 @@
 // RUN: | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: llc -O3 -mcpu=znver4 %t.ll -o - \
 // RUN: | FileCheck %s --check-prefix=AVX512 --implicit-check-not=vpextrb
-// And the blocks' minima and maxima (blocks of 16, as long as a vector
-// there) are vector reductions, not scalar loops that clang -O3 vectorized
-// across blocks with gathers.
-// RUN: FileCheck %s --check-prefix=AVX512IR < %t.ll
+// And the blocks' largest magnitudes (blocks of 16, as long as a vector
+// there) are one integer maximum of the bits without the sign, 16 blocks
+// reduced together by a shuffle tree into one vector: no horizontal
+// reduction per block, no minimum, and not scalar loops that clang -O3
+// vectorized across blocks with gathers.
+// RUN: FileCheck %s --check-prefix=AVX512IR --implicit-check-not=llvm.vector.reduce --implicit-check-not=llvm.smin.v16i32 < %t.ll
 // CHECK-LABEL: nvfp4:
 // CHECK: vpackusdw
 // CHECK: vpackuswb
 // AVX512-LABEL: nvfp4:
 // AVX512: vpmovdb
-// AVX512IR: call i32 @llvm.vector.reduce.smin.v16i32
-// AVX512IR: call i32 @llvm.vector.reduce.smax.v16i32
+// AVX512IR: and <16 x i32> %{{.*}}, splat (i32 2147483647)
+// AVX512IR: shufflevector <16 x i32>
+// AVX512IR: call <16 x i32> @llvm.smax.v16i32
 func.func @nvfp4(%x: tensor<4096x4096xf32>, %ts: tensor<f32>, %q: memref<4096x4096xf4E2M1FN>, %s: memref<4096x256xf8E4M3FN>) {
   %e = quant_affine.block_scale %x, %ts element f4E2M1FN block [1, 16] : (tensor<4096x4096xf32>, tensor<f32>) -> tensor<4096x256xf8E4M3FN>
   %sf = arith.extf %e : tensor<4096x256xf8E4M3FN> to tensor<4096x256xf32>

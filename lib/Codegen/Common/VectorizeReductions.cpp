@@ -19,12 +19,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/ReductionTree.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
@@ -148,19 +150,28 @@ bool isSplittable(linalg::GenericOp op, int64_t lanes) {
 /// NaN-propagating min/max). Returns the integer reduction; an elementwise op
 /// after it turns the results back and combines them with the original
 /// destinations. Failure (nothing changed) unless every result is such a
-/// reduction of the same f32 or f64 block argument.
+/// reduction of the same f32 or f64 block argument, or the one result is a
+/// maximum of its absolute value (a largest magnitude: the key is the bits
+/// without the sign, NaNs' above +inf's, so no NaN test either).
 FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
                                                    linalg::GenericOp op) {
   SmallVector<Operation *> combiners = exactCombiners(op);
   if (combiners.empty())
     return failure();
   Value element;
+  bool magnitude = false;
   for (auto [i, combiner] : llvm::enumerate(combiners)) {
     if (!isa<arith::MinimumFOp, arith::MaximumFOp>(combiner))
       return failure();
     Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(i));
     Value other = combiner->getOperand(0) == out ? combiner->getOperand(1)
                                                  : combiner->getOperand(0);
+    if (auto abs = other.getDefiningOp<math::AbsFOp>();
+        abs && combiners.size() == 1 && isa<arith::MaximumFOp>(combiner) &&
+        abs->getBlock() == op.getBlock() && abs->hasOneUse()) {
+      magnitude = true;
+      other = abs.getOperand();
+    }
     // An input's element: a block argument of this body (a value captured
     // from above is not one, whatever its argument number).
     auto argument = dyn_cast<BlockArgument>(other);
@@ -208,6 +219,14 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
         auto constant = [&](const APInt &v) {
           return arith::ConstantOp::create(b, l, b.getIntegerAttr(intType, v));
         };
+        if (magnitude) {
+          Value key = arith::AndIOp::create(b, l, bits, constant(highest));
+          linalg::YieldOp::create(
+              b, l,
+              arith::MaxSIOp::create(b, l, args[op.getNumDpsInputs()], key)
+                  .getResult());
+          return;
+        }
         Value sign = arith::ShRSIOp::create(b, l, bits,
                                             constant(APInt(width, width - 1)));
         Value flip =
@@ -274,7 +293,13 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
         // Paired: a NaN among the elements left the maximum's key above
         // +inf's or the minimum's below -inf's.
         Value anyNaN;
-        if (paired) {
+        if (magnitude) {
+          // A magnitude's key above +inf's is a NaN's.
+          APInt infBits =
+              APFloat::getInf(floatType.getFloatSemantics()).bitcastToAPInt();
+          anyNaN = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
+                                         args[0], constant(infBits));
+        } else if (paired) {
           APFloat inf = APFloat::getInf(floatType.getFloatSemantics());
           APInt infBits = inf.bitcastToAPInt();
           APInt negInfKey = (infBits | lowest) ^ highest;
@@ -299,7 +324,7 @@ FailureOr<linalg::GenericOp> reduceOrderedIntegers(RewriterBase &rewriter,
               b, l,
               b.getFloatAttr(floatType,
                              APFloat::getNaN(floatType.getFloatSemantics())));
-          Value isNaN = paired
+          Value isNaN = anyNaN
                             ? anyNaN
                             : arith::CmpIOp::create(
                                   b, l, arith::CmpIPredicate::eq, key,
@@ -464,6 +489,19 @@ struct QuantAffineVectorizeReductionsPass
     SmallVector<int64_t> rows(loops, 0), steps(loops, 0);
     for (unsigned i = 0; i + 1 < loops; ++i)
       (iterators[i] == utils::IteratorType::parallel ? rows : steps)[i] = 1;
+    // A short last loop of a multiple of `lanes` (blocks of a blocked
+    // encoding): `lanes` blocks of the innermost parallel loop at a time,
+    // reduced together by a shuffle tree (ReductionTree.h) into one vector
+    // of their results.
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    if (sizes.back() <= kShortReduction && sizes.back() % lanes == 0 &&
+        lanes > 1)
+      for (unsigned i = loops - 1; i-- > 0;)
+        if (iterators[i] == utils::IteratorType::parallel) {
+          if (sizes[i] % lanes == 0)
+            rows[i] = lanes;
+          break;
+        }
     SmallVector<Attribute> neutrals = neutralFills(op);
     linalg::GenericOp tile = op;
     // Inside a loop of threads already (quant-affine-fuse-reduction-rows):
@@ -565,6 +603,7 @@ struct QuantAffineVectorizeReductionsPass
     }
     {
       RewritePatternSet patterns(context);
+      quant_affine::populateReductionTreePatterns(patterns);
       vector::populateVectorMultiReductionLoweringPatterns(
           patterns, vector::VectorMultiReductionLowering::InnerReduction);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);

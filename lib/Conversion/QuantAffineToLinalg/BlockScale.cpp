@@ -20,11 +20,10 @@ using namespace mlir;
 using namespace mlir::quant_affine;
 
 Value mlir::quant_affine::emitBlockScale(OpBuilder &b, Location loc,
-                                         const BlockScaleRule &rule, Value min,
-                                         Value max, Value tensorScale,
-                                         Type result) {
+                                         const BlockScaleRule &rule, Value amax,
+                                         Value tensorScale, Type result) {
   // Scalars computed in f32, bit-level steps in i32.
   ArithEmitter emitter(b, loc, b.getF32Type(), b.getF32Type());
-  return blockScaleFormula(emitter, rule, min, max, tensorScale != nullptr,
+  return blockScaleFormula(emitter, rule, amax, tensorScale != nullptr,
                            tensorScale, result);
 }

@@ -654,14 +654,22 @@ struct EncodingMinMax {
   SmallVector<OpFoldResult> sizes;
 };
 
+/// What each encoding's reduction computes: its minimum and maximum, or
+/// only its largest magnitude (block_scale's amax: one reduction where
+/// max(-min, max) needs two).
+enum class EncodingStatistic { MinMax, MaxMagnitude };
+
 /// One linalg.generic that reduces each encoding's elements of `input` to
-/// their minimum and maximum (NaN propagates, -0.0 below +0.0). Encodings
-/// are the parallel loops; the leading dims, the size-1 scale dims and the
-/// blocks are reductions. Dynamic sizes come from the input (a dynamic scale
-/// dim is one encoding per block of its input dim).
+/// their minimum and maximum (NaN propagates, -0.0 below +0.0), or, for
+/// MaxMagnitude, to the maximum of their absolute values (in `max`; NaN
+/// propagates). Encodings are the parallel loops; the leading dims, the
+/// size-1 scale dims and the blocks are reductions. Dynamic sizes come from
+/// the input (a dynamic scale dim is one encoding per block of its input
+/// dim).
 EncodingMinMax reduceEncodings(RewriterBase &rewriter, Location loc,
                                Value input, RankedTensorType scaleType,
-                               ArrayRef<int64_t> blocks) {
+                               ArrayRef<int64_t> blocks,
+                               EncodingStatistic statistic) {
   auto inputType = cast<RankedTensorType>(input.getType());
   MLIRContext *ctx = rewriter.getContext();
   auto elem = cast<FloatType>(inputType.getElementType());
@@ -724,10 +732,24 @@ EncodingMinMax reduceEncodings(RewriterBase &rewriter, Location loc,
             elem, llvm::APFloat::getInf(elem.getFloatSemantics(), negative)));
     return linalg::FillOp::create(rewriter, loc, inf, empty).getResult(0);
   };
-  Value minInit = filled(false), maxInit = filled(true);
   int64_t loops = loopSizes.size();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, ctx);
   AffineMap encodingMap = AffineMap::get(loops, 0, encodingExprs, ctx);
+  if (statistic == EncodingStatistic::MaxMagnitude) {
+    Value maxInit = filled(true);
+    auto amax = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{maxInit.getType()}, ValueRange{input},
+        ValueRange{maxInit}, SmallVector<AffineMap>{identity, encodingMap},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value magnitude = math::AbsFOp::create(b, l, args[0]);
+          linalg::YieldOp::create(
+              b, l,
+              arith::MaximumFOp::create(b, l, args[1], magnitude).getResult());
+        });
+    result.max = amax.getResult(0);
+    return result;
+  }
+  Value minInit = filled(false), maxInit = filled(true);
   auto stats = linalg::GenericOp::create(
       rewriter, loc, TypeRange{minInit.getType(), maxInit.getType()},
       ValueRange{input}, ValueRange{minInit, maxInit},
@@ -807,8 +829,8 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
     MLIRContext *ctx = rewriter.getContext();
     auto elem = cast<FloatType>(
         cast<RankedTensorType>(input.getType()).getElementType());
-    EncodingMinMax encodings =
-        reduceEncodings(rewriter, loc, input, scaleType, *blocks);
+    EncodingMinMax encodings = reduceEncodings(
+        rewriter, loc, input, scaleType, *blocks, EncodingStatistic::MinMax);
 
     auto scaleElem = cast<FloatType>(scaleType.getElementType());
     auto offsetElem = cast<FloatType>(offsetType.getElementType());
@@ -846,8 +868,8 @@ struct ComputeEncodingToLinalg : OpConversionPattern<ComputeEncodingOp> {
   }
 };
 
-/// Lowers block_scale: reduceEncodings, then a linalg.generic computes each
-/// block's scale from max(-min, max) (BlockScale.h).
+/// Lowers block_scale: reduceEncodings (each block's largest magnitude),
+/// then a linalg.generic computes each block's scale from it (BlockScale.h).
 struct BlockScaleToLinalg : OpConversionPattern<BlockScaleOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -862,14 +884,15 @@ struct BlockScaleToLinalg : OpConversionPattern<BlockScaleOp> {
     MLIRContext *ctx = rewriter.getContext();
     auto scaleType = cast<RankedTensorType>(op.getScale().getType());
     EncodingMinMax encodings =
-        reduceEncodings(rewriter, loc, adaptor.getInput(), scaleType, *blocks);
+        reduceEncodings(rewriter, loc, adaptor.getInput(), scaleType, *blocks,
+                        EncodingStatistic::MaxMagnitude);
     int64_t encodingRank = encodings.shape.size();
     AffineMap same = AffineMap::getMultiDimIdentityMap(encodingRank, ctx);
     Type scaleElem = scaleType.getElementType();
     Value scaleInit =
         tensor::EmptyOp::create(rewriter, loc, encodings.sizes, scaleElem);
-    SmallVector<Value> inputs{encodings.min, encodings.max};
-    SmallVector<AffineMap> maps{same, same};
+    SmallVector<Value> inputs{encodings.max};
+    SmallVector<AffineMap> maps{same};
     if (Value tensorScale = adaptor.getTensorScale()) {
       inputs.push_back(tensorScale);
       maps.push_back(AffineMap::get(encodingRank, 0, {}, ctx));
@@ -882,10 +905,10 @@ struct BlockScaleToLinalg : OpConversionPattern<BlockScaleOp> {
         SmallVector<utils::IteratorType>(encodingRank,
                                          utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value tensorScale = args.size() == 4 ? args[2] : Value();
-          linalg::YieldOp::create(b, l,
-                                  emitBlockScale(b, l, rule, args[0], args[1],
-                                                 tensorScale, scaleElem));
+          Value tensorScale = args.size() == 3 ? args[1] : Value();
+          linalg::YieldOp::create(
+              b, l,
+              emitBlockScale(b, l, rule, args[0], tensorScale, scaleElem));
         });
     rewriter.replaceOp(op, restoreUnitDims(rewriter, loc, epilogue.getResult(0),
                                            scaleType, *blocks, encodings));

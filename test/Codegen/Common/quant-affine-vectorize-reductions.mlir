@@ -3,6 +3,8 @@
 // loop when it is longer than 256 (shorter ones are one vector each): a
 // row at a time, a step of 16 at a time with the partial results in
 // registers (iter_args), then one vector.reduction per row and result.
+// Short ones (blocks) whose length and row of blocks the lanes divide are
+// reduced 16 blocks at a time by a shuffle tree.
 // Float sums, dynamic shapes and last loops longer than 256 that 16 does
 // not divide are left alone. With parallel-outer the rows are an scf.forall.
 // RUN: quant-affine-opt %s --quant-affine-vectorize-reductions --split-input-file | FileCheck %s
@@ -275,4 +277,70 @@ func.func @captured_operand(%x: tensor<512xf32>, %a: f32, %b: f32) -> tensor<f32
     linalg.yield %m : f32
   } -> tensor<f32>
   return %r : tensor<f32>
+}
+
+// -----
+
+// A largest magnitude (maximumf of absf: block_scale's amax) is one integer
+// maximum of the bits without the sign: NaNs' keys lie above +inf's
+// (0x7F800000), so no element needs a NaN test, and the decoding makes a
+// key above +inf's NaN. With 32 blocks a row, 16 (the lanes) are read at a
+// time as one vector<16x32>, each row's two halves combined, then reduced
+// together by a shuffle tree: four levels of two shuffles and a maximum,
+// which leave block i's result in lane i. No horizontal reduction per block.
+// CHECK-LABEL: func.func @blocks_together(
+// CHECK-DAG: %[[MAGNITUDE:.*]] = arith.constant dense<2147483647> : vector<16x32xi32>
+// CHECK-DAG: %[[INF:.*]] = arith.constant 2139095040 : i32
+// CHECK: scf.for
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: %[[V:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[B]], %{{.*}}], {{.*}} : tensor<4x32x32xf32>, vector<16x32xf32>
+// CHECK-NOT: arith.cmpf
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[V]]
+// CHECK: arith.andi %[[BITS]], %[[MAGNITUDE]] : vector<16x32xi32>
+// CHECK-COUNT-16: arith.maxsi {{.*}} : vector<16xi32>
+// CHECK: vector.shuffle {{.*}} [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31]
+// CHECK: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+// CHECK: vector.shuffle {{.*}} [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31]
+// CHECK: vector.shuffle {{.*}} [2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31]
+// CHECK: %[[ODD:.*]] = vector.shuffle {{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK: %[[EVEN:.*]] = vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK: %[[KEYS:.*]] = arith.maxsi %[[EVEN]], %[[ODD]] : vector<16xi32>
+// CHECK: vector.transfer_write %[[KEYS]], %{{.*}}[%{{.*}}, %[[B]]] {in_bounds = [true]} : vector<16xi32>, tensor<4x32xi32>
+// CHECK-NOT: vector.reduction
+// CHECK: linalg.generic
+// CHECK: %[[IS_NAN:.*]] = arith.cmpi sgt, %{{.*}}, %[[INF]] : i32
+// CHECK: arith.select %[[IS_NAN]]
+func.func @blocks_together(%x: tensor<4x32x32xf32>) -> tensor<4x32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %hi = linalg.fill ins(%ninf : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x32x32xf32>) outs(%hi : tensor<4x32xf32>) {
+  ^bb0(%in: f32, %b: f32):
+    %a = math.absf %in : f32
+    %2 = arith.maximumf %b, %a : f32
+    linalg.yield %2 : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// Blocks that the lanes do not divide into (24 a row) stay one vector
+// reduction each.
+// CHECK-LABEL: func.func @blocks_not_together(
+// CHECK: vector.transfer_read {{.*}} : tensor<4x24x32xf32>, vector<32xf32>
+// CHECK: vector.reduction <maxsi>, %{{.*}} : vector<32xi32> into i32
+// CHECK-NOT: vector.shuffle
+// CHECK: return
+func.func @blocks_not_together(%x: tensor<4x24x32xf32>) -> tensor<4x24xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4x24xf32>
+  %hi = linalg.fill ins(%ninf : f32) outs(%e : tensor<4x24xf32>) -> tensor<4x24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x24x32xf32>) outs(%hi : tensor<4x24xf32>) {
+  ^bb0(%in: f32, %b: f32):
+    %a = math.absf %in : f32
+    %2 = arith.maximumf %b, %a : f32
+    linalg.yield %2 : f32
+  } -> tensor<4x24xf32>
+  return %r : tensor<4x24xf32>
 }

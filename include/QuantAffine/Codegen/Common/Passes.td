@@ -115,7 +115,10 @@ def QuantAffineVectorizeReductionsPass
     the same element together need no test per element (positive NaNs' keys
     lie above +inf's, negative ones' below -inf's, so the decoding sees a
     NaN in the two results and makes both NaN); alone, NaN's key is the
-    integer extreme that wins. The elementwise op does not read destinations
+    integer extreme that wins. A maximum of `math.absf` of the element (a
+    largest magnitude: `block_scale`'s amax) alone keys on the bits without
+    the sign, whose NaNs lie above +inf's: no test per element either, and
+    the decoding makes a key above +inf's NaN. The elementwise op does not read destinations
     filled with the neutral element (+inf, -inf). A short reduction without
     other reduction loops starts each result from that neutral element as a
     constant rather than reading its destination. The last loop, a reduction that every input reads as its last,
@@ -130,7 +133,14 @@ def QuantAffineVectorizeReductionsPass
     lane combination is vectorized per row. A last loop of at most 256 (a
     block of a blocked encoding) is not split, whose partial results would
     be nearly as large as the input: each is one vector, reduced in
-    registers, whatever its length (one of exactly `lanes` too). Ops of
+    registers, whatever its length (one of exactly `lanes` too). Where
+    that last loop is a multiple of `lanes` and `lanes` divides the
+    innermost parallel loop (the blocks of a row), `lanes` blocks are one
+    tile, one vector<lanes x block>, reduced together by a shuffle tree
+    (ReductionTree.h: each row's columns `lanes` at a time, then pairs of
+    vectors halved by two shuffles and one combination, log2(lanes) times)
+    into one vector of the `lanes` results, where a horizontal reduction
+    per block cost 2 log2(lanes) operations each. Ops of
     other forms (dynamic shapes, a last loop that is parallel, or longer
     than 256 and not divided by lanes, `linalg.index` in the body) are left
     to the other stages.

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The scale quant_affine.block_scale computes for one block, from the
-// block's minimum and maximum, as scalar arith ops (BlockScaleFormula.h).
+// block's largest magnitude, as scalar arith ops (BlockScaleFormula.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +21,11 @@
 namespace mlir {
 namespace quant_affine {
 
-/// One block's scale of type `result` from its minimum `min` and maximum
-/// `max` (f16, bf16 or f32 scalars), and the f32 `tensorScale` of two-level
+/// One block's scale of type `result` from its largest magnitude `amax`
+/// (an f16, bf16 or f32 scalar), and the f32 `tensorScale` of two-level
 /// NVFP4 (or null).
 Value emitBlockScale(OpBuilder &b, Location loc, const BlockScaleRule &rule,
-                     Value min, Value max, Value tensorScale, Type result);
+                     Value amax, Value tensorScale, Type result);
 
 } // namespace quant_affine
 } // namespace mlir

@@ -597,8 +597,11 @@ Attribute mlir::quant_affine::foldBlockScaleConstants(BlockScaleOp op,
     Scalar min, max;
     min.f = inInputType(low);
     max.f = inInputType(high);
+    // amax = max(-min, max); NaN propagates.
+    Scalar amax = arith.maximum(arith.negate(arith.toFloat(min, f32)),
+                                arith.toFloat(max, f32));
     llvm::APFloat scale =
-        blockScaleFormula(arith, rule, min, max, op.getTensorScale() != nullptr,
+        blockScaleFormula(arith, rule, amax, op.getTensorScale() != nullptr,
                           perTensor, result)
             .f;
     // Upstream's arith.extf folder reads E8M0's NaN (0xFF) as +inf (LLVM's

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The scale quant_affine.block_scale computes for one block from the block's
-// minimum and maximum, as one template over the arithmetic, like Formula.h:
+// largest magnitude amax, as one template over the arithmetic, like Formula.h:
 // the linalg lowering instantiates it with arith ops, the constant folder
 // with APFloat/APInt, so that folding never changes a bit.
 //
@@ -68,19 +68,16 @@ inline int64_t smallestWithSquareAtLeast(int64_t factor, int64_t target) {
   return s;
 }
 
-/// One block's scale of type `result` from its minimum and maximum (f16,
-/// bf16 or f32), and the f32 `tensorScale` of two-level NVFP4 (when
-/// `hasTensorScale`).
+/// One block's scale of type `result` from its largest magnitude `amax`
+/// (f16, bf16 or f32: max |x| over the block, NaN if any element is), and
+/// the f32 `tensorScale` of two-level NVFP4 (when `hasTensorScale`).
 template <typename Arith, typename F>
-F blockScaleFormula(Arith &a, const BlockScaleRule &rule, F min, F max,
+F blockScaleFormula(Arith &a, const BlockScaleRule &rule, F amax,
                     bool hasTensorScale, F tensorScale, Type result) {
   using P = arith::CmpIPredicate;
   MLIRContext *ctx = result.getContext();
   FloatType f32 = Float32Type::get(ctx);
-  min = a.toFloat(min, f32);
-  max = a.toFloat(max, f32);
-  // amax = max(-min, max); NaN propagates.
-  F amax = a.maximum(a.negate(min), max);
+  amax = a.toFloat(amax, f32);
   if (rule.rounding.empty()) {
     F scale = a.div(amax, a.constantFloat(rule.maxElement));
     if (!isa<Float8E4M3FNType>(result))
