@@ -38,6 +38,28 @@ func.func @bytes(%v: vector<12xi8>, %out: memref<2x12xi8>) {
   return
 }
 
+// Packed codes (two f4 a byte): the byte index is the element index, a
+// multiple of 256 here, divided by 2 (divsi, as the narrow-type emulation
+// writes it), so each 128-byte store is known aligned to 128; divided by 3
+// nothing is known.
+// CHECK-LABEL: func.func @packed_bytes
+// CHECK: vector.store {{.*}} {alignment = 128 : i64, nontemporal = true} : memref<8192xi8>, vector<128xi8>
+// CHECK: vector.store {{.*}} {nontemporal = true} : memref<8192xi8>, vector<128xi8>
+func.func @packed_bytes(%v: vector<128xi8>, %out: memref<8192xi8>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c256 = arith.constant 256 : index
+  %c8192 = arith.constant 8192 : index
+  scf.for %j = %c0 to %c8192 step %c256 {
+    %b = arith.divsi %j, %c2 : index
+    vector.store %v, %out[%b] : memref<8192xi8>, vector<128xi8>
+    %t = arith.divsi %j, %c3 : index
+    vector.store %v, %out[%t] : memref<8192xi8>, vector<128xi8>
+  }
+  return
+}
+
 // The progtest case: one 64-lane tile covers the 12-element row.
 // PIPE-LABEL: llvm.func @quantize_row
 // PIPE: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<12xi32>, !llvm.ptr

@@ -89,6 +89,19 @@ int64_t quant_affine::knownDivisor(OpFoldResult ofr) {
                    knownDivisor(def->getOperand(1)));
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
     return knownDivisor(def->getOperand(0));
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp, arith::ShRUIOp,
+          arith::ShRSIOp>(def)) {
+    // Exact division of a multiple of c by c (a packed byte index: the
+    // element index over the elements a byte holds), whatever the rounding.
+    std::optional<int64_t> c = getConstantIntValue(def->getOperand(1));
+    if (c && isa<arith::ShRUIOp, arith::ShRSIOp>(def))
+      c = *c >= 0 && *c < 62 ? std::optional<int64_t>(int64_t{1} << *c)
+                             : std::nullopt;
+    int64_t lhs = knownDivisor(def->getOperand(0));
+    if (c && *c > 0 && lhs % *c == 0)
+      return std::max<int64_t>(lhs / *c, 1);
+    return 1;
+  }
   if (auto linearize = dyn_cast<affine::AffineLinearizeIndexOp>(def)) {
     // sum(index_k * product of the basis after k).
     SmallVector<OpFoldResult> basis = linearize.getMixedBasis();
