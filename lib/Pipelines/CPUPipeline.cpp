@@ -162,6 +162,7 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   } else {
     vectorize.vectorWidth = strategy.elementwiseLanes;
     vectorize.largeVectorWidth = strategy.largeOpLanes;
+    vectorize.blockVectorWidth = strategy.blockedOpLanes;
     vectorize.largeOpBytes = llcBytes;
   }
   vectorize.parallelOuter = options.openmp;

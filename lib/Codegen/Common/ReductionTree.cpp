@@ -47,8 +47,7 @@ bool isExactInAnyOrder(CombiningKind kind, Type element) {
   }
 }
 
-struct ReduceRowsByShuffleTree
-    : OpRewritePattern<vector::MultiDimReductionOp> {
+struct ReduceRowsByShuffleTree : OpRewritePattern<vector::MultiDimReductionOp> {
   ReduceRowsByShuffleTree(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/2) {}
 

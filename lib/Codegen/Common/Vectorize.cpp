@@ -232,6 +232,24 @@ int64_t dividingWidth(int64_t size, int64_t width) {
   return result;
 }
 
+/// Whether `op`'s innermost loop is a static block that an operand reads
+/// one element of per block (a scale broadcast along it, read by the next
+/// loop), and tiles of `width` elements take whole blocks that divide the
+/// next loop.
+bool tilesWholeBlocks(linalg::GenericOp op, int64_t width) {
+  unsigned loops = op.getNumLoops();
+  if (loops < 2)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t inner = ranges[loops - 1], next = ranges[loops - 2];
+  if (ShapedType::isDynamic(inner) || ShapedType::isDynamic(next) ||
+      inner <= 0 || width % inner != 0 || next % (width / inner) != 0)
+    return false;
+  return llvm::any_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return !map.isFunctionOfDim(loops - 1) && map.isFunctionOfDim(loops - 2);
+  });
+}
+
 linalg::GenericOp tileInnermost(RewriterBase &rewriter, linalg::GenericOp op,
                                 int64_t width, bool parallelLoops,
                                 bool fullVectorsOnly) {
@@ -419,8 +437,12 @@ struct QuantAffineVectorizePass
       int64_t width = vectorWidth;
       if (largeVectorWidth > 0) {
         std::optional<int64_t> bytes = footprintBytes(op);
-        if (bytes && *bytes > largeOpBytes)
+        if (bytes && *bytes > largeOpBytes) {
           width = largeVectorWidth;
+          if (blockVectorWidth > width &&
+              tilesWholeBlocks(op, blockVectorWidth))
+            width = blockVectorWidth;
+        }
       }
       // Inside a loop of threads already (quant-affine-fuse-reduction-rows):
       // no nested one.

@@ -325,7 +325,12 @@ def QuantAffineVectorizePass
            "(0: vector-width for every op)">,
     Option<"largeOpBytes", "large-op-bytes", "int64_t", /*default=*/"0",
            "Static bytes of the tensors an op reads and writes above which "
-           "it takes large-vector-width">
+           "it takes large-vector-width">,
+    Option<"blockVectorWidth", "block-vector-width", "int64_t",
+           /*default=*/"0",
+           "Elements of a tile, whole blocks, for ops above large-op-bytes "
+           "whose innermost dim is a block read with per-block operands (a "
+           "block-scaled quantize or dequantize); 0: large-vector-width">
   ];
   let dependentDialects = [
     "scf::SCFDialect", "vector::VectorDialect", "tensor::TensorDialect",

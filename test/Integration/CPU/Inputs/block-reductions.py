@@ -10,7 +10,11 @@ scales), independently of the project's code:
   0x7FC00000;
 - @scales32 / @scales16: block_scale's E8M0 bytes (FLOOR for f8E4M3FN,
   RCEIL for f4E2M1FN, both from each block's largest magnitude) for blocks
-  of 32 and of 16.
+  of 32 and of 16;
+- @mxfp8_qdq / @mxfp4_qdq: those scales' values quantizing each block to
+  f8E4M3FN and f4E2M1FN and back (mx-reference's quantize_block_e8m0), as
+  f32 bits, NaN printed as 0x7FC00000: the quantize and dequantize of a
+  large op take tiles of whole blocks.
 
 Each row holds 32 blocks of 32 (or 64 of 16); each block is one of the
 kinds below, chosen so that every kind lands in several lanes of a tree:
@@ -131,6 +135,14 @@ def main():
         rows = blocks16[r * per_row16:(r + 1) * per_row16]
         lines.append(check_ints("CHECK", [
             mx.e8m0_scale("floor", amax(b), mx.ELEMS["f8E4M3FN"]) for b in rows]))
+    for rule, element in (("floor", "f8E4M3FN"), ("rceil", "f4E2M1FN")):
+        fmt = mx.ELEMS[element]
+        for r in range(ROWS):
+            out = []
+            for blk in blocks32[r * per_row32:(r + 1) * per_row32]:
+                out.extend(NAN if is_nan(b) else b for b in
+                           mx.quantize_block_e8m0(rule, fmt, blk)["dequantized"])
+            lines.append(check_ints("CHECK", out))
     hexdata = "".join(struct.pack("<I", b).hex().upper() for b in bits)
     print("\n".join(lines))
     print(PROGRAM.replace("@DATA@", hexdata))
@@ -179,6 +191,44 @@ func.func @scales16(%x: tensor<3x1024xf32>) -> tensor<3x64xi32> {
   return %sw : tensor<3x64xi32>
 }
 
+func.func @mxfp8_qdq(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
+  %s = quant_affine.block_scale %x element f8E4M3FN rounding "floor" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
+  %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
+  %q = quant_affine.quantize %x, %sf range [-448, 448] block [1, 32] : (tensor<3x1024xf32>, tensor<3x32xf32>) -> tensor<3x1024xf8E4M3FN>
+  %y = quant_affine.dequantize %q, %sf range [-448, 448] block [1, 32] : (tensor<3x1024xf8E4M3FN>, tensor<3x32xf32>) -> tensor<3x1024xf32>
+  %r = call @bits(%y) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
+  return %r : tensor<3x1024xi32>
+}
+
+func.func @mxfp4_qdq(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
+  %s = quant_affine.block_scale %x element f4E2M1FN rounding "rceil" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
+  %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
+  %q = quant_affine.quantize %x, %sf range [-6, 6] block [1, 32] : (tensor<3x1024xf32>, tensor<3x32xf32>) -> tensor<3x1024xf4E2M1FN>
+  %y = quant_affine.dequantize %q, %sf range [-6, 6] block [1, 32] : (tensor<3x1024xf4E2M1FN>, tensor<3x32xf32>) -> tensor<3x1024xf32>
+  %r = call @bits(%y) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
+  return %r : tensor<3x1024xi32>
+}
+
+func.func @bits(%y: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
+  %nan = arith.constant dense<2143289344> : tensor<3x1024xi32>
+  %n = arith.cmpf uno, %y, %y : tensor<3x1024xf32>
+  %b = arith.bitcast %y : tensor<3x1024xf32> to tensor<3x1024xi32>
+  %c = arith.select %n, %nan, %b : tensor<3x1024xi1>, tensor<3x1024xi32>
+  return %c : tensor<3x1024xi32>
+}
+
+func.func @print_rows(%t: tensor<3x1024xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %r = tensor.extract_slice %t[%i, 0] [1, 1024] [1, 1] : tensor<3x1024xi32> to tensor<1024xi32>
+    %ru = tensor.cast %r : tensor<1024xi32> to tensor<*xi32>
+    func.call @printMemrefI32(%ru) : (tensor<*xi32>) -> ()
+  }
+  return
+}
+
 func.func @main() {
   %bits = arith.constant dense<"0x@DATA@"> : tensor<3x1024xi32>
   %x = arith.bitcast %bits : tensor<3x1024xi32> to tensor<3x1024xf32>
@@ -211,6 +261,10 @@ func.func @main() {
     %ru = tensor.cast %r : tensor<64xi32> to tensor<*xi32>
     func.call @printMemrefI32(%ru) : (tensor<*xi32>) -> ()
   }
+  %m8 = call @mxfp8_qdq(%x) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
+  call @print_rows(%m8) : (tensor<3x1024xi32>) -> ()
+  %m4 = call @mxfp4_qdq(%x) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
+  call @print_rows(%m4) : (tensor<3x1024xi32>) -> ()
   return
 }
 """
