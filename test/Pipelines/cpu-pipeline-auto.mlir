@@ -1,10 +1,8 @@
 // The CPU pipeline's defaults follow the size of each op: an op that moves
 // more than llc-bytes (the static sizes of the tensors it reads and writes)
-// gets 64-lane tiles and non-temporal stores, or, blocked with a scale per
-// block (@big), tiles of whole blocks 256 elements long; a smaller one, or
-// one with a dynamic result, 16 lanes and plain stores. @big and
-// @big_per_tensor move 256 x 256 x (4 + 1) bytes plus their scales (about
-// 328 KB), @small 16 x 64 x 5 (5 KB).
+// gets 64-lane tiles and non-temporal stores; a smaller one, or one with a
+// dynamic result, 16 lanes and plain stores. @big moves 256 x 256 x (4 + 1)
+// bytes plus its scales (about 328 KB), @small 16 x 64 x 5 (5 KB).
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=65536" \
 // RUN: | FileCheck %s --check-prefix=ABOVE
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids llc-bytes=1048576" \
@@ -20,8 +18,8 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=sapphirerapids" | FileCheck %s --check-prefix=HOST
 
 // ABOVE-LABEL: llvm.func @big(
-// ABOVE: llvm.store {{.*}} {alignment = 256 : i64, nontemporal} : vector<256xi8>, !llvm.ptr
-// ABOVE: llvm.store {{.*}} {alignment = 1 : i64} : vector<256xi8>, !llvm.ptr
+// ABOVE: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xi8>, !llvm.ptr
+// ABOVE: llvm.store {{.*}} {alignment = 1 : i64} : vector<64xi8>, !llvm.ptr
 // ABOVE-NOT: vector<16xi8>
 // ABOVE: llvm.return
 // BELOW-LABEL: llvm.func @big(
@@ -41,19 +39,6 @@
 func.func @big(%x: tensor<256x256xf32>, %s: tensor<256x8xf32>, %out: memref<256x256xi8>) {
   %q = quant_affine.quantize %x, %s range [-128, 127] block [1, 32]
       : (tensor<256x256xf32>, tensor<256x8xf32>) -> tensor<256x256xi8>
-  bufferization.materialize_in_destination %q in restrict writable %out
-      : (tensor<256x256xi8>, memref<256x256xi8>) -> ()
-  return
-}
-
-// ABOVE-LABEL: llvm.func @big_per_tensor(
-// ABOVE: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xi8>, !llvm.ptr
-// ABOVE: llvm.store {{.*}} {alignment = 1 : i64} : vector<64xi8>, !llvm.ptr
-// ABOVE-NOT: vector<16xi8>
-// ABOVE: llvm.return
-func.func @big_per_tensor(%x: tensor<256x256xf32>, %s: tensor<f32>, %out: memref<256x256xi8>) {
-  %q = quant_affine.quantize %x, %s range [-128, 127]
-      : (tensor<256x256xf32>, tensor<f32>) -> tensor<256x256xi8>
   bufferization.materialize_in_destination %q in restrict writable %out
       : (tensor<256x256xi8>, memref<256x256xi8>) -> ()
   return

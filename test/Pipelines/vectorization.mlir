@@ -56,12 +56,11 @@ func.func @quantize_per_channel(%x: tensor<4096x4096xf32>, %s: tensor<4096x1xf32
 // ASM: vdivps {{.*}}%zmm
 // ASM: vrndscaleps $8, {{.*}}%zmm
 // ASM: ret
-// Eight blocks of 32 a tile (a large op with a scale per block: whole
-// blocks, 256 elements), stored as one streamed 256-byte store.
+// Two blocks of 32 a tile, stored as one streamed 64-byte line.
 // WIDE-LABEL: define void @quantize_block32(
 // WIDE: fdiv <32 x float>
 // WIDE: fptosi <32 x float> {{.*}} to <32 x i8>
-// WIDE: store <256 x i8> {{.*}}, align 256, !nontemporal
+// WIDE: store <64 x i8> {{.*}}, align 64, !nontemporal
 // WIDEASM-LABEL: quantize_block32:
 // WIDEASM: vdivps {{.*}}%zmm
 // WIDEASM: vmovntdq %zmm

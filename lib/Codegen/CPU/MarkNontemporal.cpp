@@ -255,6 +255,13 @@ struct QuantAffineMarkNontemporalPass
       // Both are powers of two; the attribute takes nothing else.
       int64_t alignment = powerOfTwoDividing(
           std::min(alignments.lookup(root), knownByteDivisor(store)));
+      // A truncated value narrower than a line: LLVM folds an aligned store
+      // of it into a truncating store (vpmovdb to memory), which is not
+      // non-temporal; unaligned, it streams (movnti). Packed int4/int2
+      // quantization ran 1.2 times slower with the plain stores (Zen 5).
+      if (store.getValueToStore().getDefiningOp<arith::TruncIOp>() &&
+          storeAlignment(store) < 64)
+        alignment = 1;
       if (alignment > 1)
         store.setAlignment(static_cast<uint64_t>(alignment));
     }

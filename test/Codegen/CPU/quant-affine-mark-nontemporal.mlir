@@ -60,6 +60,26 @@ func.func @packed_bytes(%v: vector<128xi8>, %out: memref<8192xi8>) {
   return
 }
 
+// A truncated value narrower than a line keeps no alignment, though its
+// offset proves 16: LLVM would fold the aligned store into a truncating one
+// (vpmovdb to memory), which is not non-temporal; unaligned it streams
+// (movnti). A truncated line (64 bytes) is aligned as usual.
+// CHECK-LABEL: func.func @truncated_bytes
+// CHECK: vector.store {{.*}} {nontemporal = true} : memref<4096xi8>, vector<16xi8>
+// CHECK: vector.store {{.*}} {alignment = 64 : i64, nontemporal = true} : memref<4096xi8>, vector<64xi8>
+func.func @truncated_bytes(%v: vector<16xi32>, %w: vector<64xi32>, %out: memref<4096xi8>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c4096 = arith.constant 4096 : index
+  %t = arith.trunci %v : vector<16xi32> to vector<16xi8>
+  %u = arith.trunci %w : vector<64xi32> to vector<64xi8>
+  scf.for %j = %c0 to %c4096 step %c64 {
+    vector.store %t, %out[%j] : memref<4096xi8>, vector<16xi8>
+    vector.store %u, %out[%j] : memref<4096xi8>, vector<64xi8>
+  }
+  return
+}
+
 // The progtest case: one 64-lane tile covers the 12-element row.
 // PIPE-LABEL: llvm.func @quantize_row
 // PIPE: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<12xi32>, !llvm.ptr
