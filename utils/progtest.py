@@ -112,6 +112,11 @@ COVER = [
     (["-inline", "-canonicalize"], {"reciprocal-division": "true", "vector-width": 4}),
     (["-inline", "--quant-affine-fold-constants", "-canonicalize"],
      {"openmp": "true", "vector-width": 64, "nontemporal-stores": "true"}),
+    # Every op "large" (above llc-bytes): the automatic choices for ops
+    # larger than the cache (64-lane tiles, whole-block tiles for
+    # block-scaled ops, streamed stores, prefetches), which the small
+    # programs here would otherwise never take.
+    ([], {"llc-bytes": 1024}),
     # Through upstream's quant dialect and back (docs/Interop.md): the ops a
     # quant type describes become quant casts, the pipeline converts them.
     (["--convert-quant-affine-to-quant"], {"from-quant": "true"}),

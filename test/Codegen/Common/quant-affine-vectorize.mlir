@@ -177,21 +177,39 @@ func.func @dynamic_result(%a: tensor<?x64xf32>) -> tensor<?x64xi8> {
 
 // NEGLARGE: error: large-vector-width must be at least 0, got -1
 
-// With block-vector-width, a large op whose innermost dim is a block with an
-// operand read once per block (its scale) takes whole blocks up to that
-// many elements a tile: 8 blocks of 32 here, where large-vector-width gives
-// 2. Without such an operand (@large_op), or when the blocks of a tile
-// would not divide the blocks of a row (6 of them), large-vector-width.
+// With block-vector-width, a large op whose body computes something once
+// per block of its innermost dim (the extf of an E8M0 scale here) takes
+// whole blocks up to that many elements a tile: 8 blocks of 32 here, where
+// large-vector-width gives 2. Without such work (@large_op, or an f32 scale
+// that divides each element directly), when the blocks of a tile would not
+// divide the blocks of a row (6 of them), or with blocks at least
+// large-vector-width long (128), large-vector-width.
 // BLOCKS-LABEL: func.func @large_op
 // BLOCKS: arith.fptosi %{{.*}} : vector<1x64xf32> to vector<1x64xi8>
-// BLOCKS-LABEL: func.func @scaled_blocks
+// BLOCKS-LABEL: func.func @scaled_blocks(
 // BLOCKS: tensor.extract_slice %{{.*}} [1, 8, 32] [1, 1, 1] : tensor<4x8x32xf32> to tensor<1x8x32xf32>
 // BLOCKS: arith.divf %{{.*}} : vector<1x8x32xf32>
+// BLOCKS-LABEL: func.func @scaled_blocks_f32
+// BLOCKS: tensor.extract_slice %{{.*}} [1, 2, 32] [1, 1, 1] : tensor<4x8x32xf32> to tensor<1x2x32xf32>
 // BLOCKS-LABEL: func.func @scaled_blocks_uneven
 // BLOCKS: tensor.extract_slice %{{.*}} [1, 2, 32] [1, 1, 1] : tensor<4x6x32xf32> to tensor<1x2x32xf32>
-// LARGE-LABEL: func.func @scaled_blocks
+// BLOCKS-LABEL: func.func @scaled_blocks_long
+// BLOCKS: tensor.extract_slice %{{.*}} [1, 1, 64] [1, 1, 1] : tensor<4x8x128xf32> to tensor<1x1x64xf32>
+// LARGE-LABEL: func.func @scaled_blocks(
 // LARGE: tensor.extract_slice %{{.*}} [1, 2, 32] [1, 1, 1] : tensor<4x8x32xf32> to tensor<1x2x32xf32>
-func.func @scaled_blocks(%a: tensor<4x8x32xf32>, %s: tensor<4x8xf32>) -> tensor<4x8x32xf32> {
+func.func @scaled_blocks(%a: tensor<4x8x32xf32>, %s: tensor<4x8xf8E8M0FNU>) -> tensor<4x8x32xf32> {
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %s : tensor<4x8x32xf32>, tensor<4x8xf8E8M0FNU>) outs(%e : tensor<4x8x32xf32>) {
+  ^bb0(%x: f32, %c: f8E8M0FNU, %o: f32):
+    %cf = arith.extf %c : f8E8M0FNU to f32
+    %q = arith.divf %x, %cf : f32
+    linalg.yield %q : f32
+  } -> tensor<4x8x32xf32>
+  return %r : tensor<4x8x32xf32>
+}
+
+func.func @scaled_blocks_f32(%a: tensor<4x8x32xf32>, %s: tensor<4x8xf32>) -> tensor<4x8x32xf32> {
   %e = tensor.empty() : tensor<4x8x32xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%a, %s : tensor<4x8x32xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8x32xf32>) {
@@ -202,15 +220,28 @@ func.func @scaled_blocks(%a: tensor<4x8x32xf32>, %s: tensor<4x8xf32>) -> tensor<
   return %r : tensor<4x8x32xf32>
 }
 
-func.func @scaled_blocks_uneven(%a: tensor<4x6x32xf32>, %s: tensor<4x6xf32>) -> tensor<4x6x32xf32> {
+func.func @scaled_blocks_uneven(%a: tensor<4x6x32xf32>, %s: tensor<4x6xf8E8M0FNU>) -> tensor<4x6x32xf32> {
   %e = tensor.empty() : tensor<4x6x32xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%a, %s : tensor<4x6x32xf32>, tensor<4x6xf32>) outs(%e : tensor<4x6x32xf32>) {
-  ^bb0(%x: f32, %c: f32, %o: f32):
-    %q = arith.divf %x, %c : f32
+      ins(%a, %s : tensor<4x6x32xf32>, tensor<4x6xf8E8M0FNU>) outs(%e : tensor<4x6x32xf32>) {
+  ^bb0(%x: f32, %c: f8E8M0FNU, %o: f32):
+    %cf = arith.extf %c : f8E8M0FNU to f32
+    %q = arith.divf %x, %cf : f32
     linalg.yield %q : f32
   } -> tensor<4x6x32xf32>
   return %r : tensor<4x6x32xf32>
+}
+
+func.func @scaled_blocks_long(%a: tensor<4x8x128xf32>, %s: tensor<4x8xf8E8M0FNU>) -> tensor<4x8x128xf32> {
+  %e = tensor.empty() : tensor<4x8x128xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %s : tensor<4x8x128xf32>, tensor<4x8xf8E8M0FNU>) outs(%e : tensor<4x8x128xf32>) {
+  ^bb0(%x: f32, %c: f8E8M0FNU, %o: f32):
+    %cf = arith.extf %c : f8E8M0FNU to f32
+    %q = arith.divf %x, %cf : f32
+    linalg.yield %q : f32
+  } -> tensor<4x8x128xf32>
+  return %r : tensor<4x8x128xf32>
 }
 
 // A block's scale does not change across the 16-lane tiles of its block:

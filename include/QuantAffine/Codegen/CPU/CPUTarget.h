@@ -84,9 +84,9 @@ struct CPUStrategy {
   /// Elementwise ops larger than the last-level cache: a 64-byte line of
   /// i8 results, stored whole (and streamed).
   int64_t largeOpLanes = 64;
-  /// Those whose innermost dim is a block with its own scale (MX, NVFP4):
-  /// tiles of whole blocks this long, so that the per-block work (a scale
-  /// read, decoded and broadcast) is done for many blocks at once.
+  /// Those whose innermost dim is a short block with a scale the body
+  /// decodes (MX, NVFP4): tiles of whole blocks this long, so that the
+  /// per-block work is done for many blocks at once.
   int64_t blockedOpLanes = 256;
   /// Partial results of min-max reductions: one register of f32.
   int64_t reductionLanes = 16;

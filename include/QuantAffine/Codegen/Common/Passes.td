@@ -329,8 +329,10 @@ def QuantAffineVectorizePass
     Option<"blockVectorWidth", "block-vector-width", "int64_t",
            /*default=*/"0",
            "Elements of a tile, whole blocks, for ops above large-op-bytes "
-           "whose innermost dim is a block read with per-block operands (a "
-           "block-scaled quantize or dequantize); 0: large-vector-width">
+           "whose innermost dim is a block shorter than large-vector-width "
+           "over which the body computes something once per block (an E8M0 "
+           "or E4M3 scale's decoding, a fused block_scale formula); 0: "
+           "large-vector-width">
   ];
   let dependentDialects = [
     "scf::SCFDialect", "vector::VectorDialect", "tensor::TensorDialect",

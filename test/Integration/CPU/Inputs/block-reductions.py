@@ -13,8 +13,12 @@ scales), independently of the project's code:
   of 32 and of 16;
 - @mxfp8_qdq / @mxfp4_qdq: those scales' values quantizing each block to
   f8E4M3FN and f4E2M1FN and back (mx-reference's quantize_block_e8m0), as
-  f32 bits, NaN printed as 0x7FC00000: the quantize and dequantize of a
-  large op take tiles of whole blocks.
+  f32 bits, NaN printed as 0x7FC00000;
+- @mxfp8_codes: the f8E4M3FN codes of MXFP8 quantization as bench/mxquant
+  writes it (the scale's extf fused into the quantize, which then reads the
+  E8M0 bytes: as a large op, in tiles of whole blocks), of the same rows
+  with the NaNs and infinities made finite (their blocks' codes are NaN
+  codes the reference leaves undefined).
 
 Each row holds 32 blocks of 32 (or 64 of 16); each block is one of the
 kinds below, chosen so that every kind lands in several lanes of a tree:
@@ -143,9 +147,20 @@ def main():
                 out.extend(NAN if is_nan(b) else b for b in
                            mx.quantize_block_e8m0(rule, fmt, blk)["dequantized"])
             lines.append(check_ints("CHECK", out))
+    finite = [b if (b & 0x7F800000) != 0x7F800000 else (b & 0x80000000) | 0x3F800000
+              for b in bits]
+    fmt = mx.ELEMS["f8E4M3FN"]
+    for r in range(ROWS):
+        codes = []
+        for i in range(r * COLS, (r + 1) * COLS, 32):
+            res = mx.quantize_block_e8m0("floor", fmt, finite[i:i + 32])
+            assert res["codes_defined"]
+            codes.extend(res["codes"])
+        lines.append(check_ints("CHECK", codes))
+    hexdata2 = "".join(struct.pack("<I", b).hex().upper() for b in finite)
     hexdata = "".join(struct.pack("<I", b).hex().upper() for b in bits)
     print("\n".join(lines))
-    print(PROGRAM.replace("@DATA@", hexdata))
+    print(PROGRAM.replace("@DATA@", hexdata).replace("@FINITE@", hexdata2))
 
 
 PROGRAM = """
@@ -209,6 +224,15 @@ func.func @mxfp4_qdq(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
   return %r : tensor<3x1024xi32>
 }
 
+func.func @mxfp8_codes(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
+  %s = quant_affine.block_scale %x element f8E4M3FN rounding "floor" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
+  %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
+  %q = quant_affine.quantize %x, %sf range [-448, 448] block [1, 32] : (tensor<3x1024xf32>, tensor<3x32xf32>) -> tensor<3x1024xf8E4M3FN>
+  %b = arith.bitcast %q : tensor<3x1024xf8E4M3FN> to tensor<3x1024xi8>
+  %w = arith.extui %b : tensor<3x1024xi8> to tensor<3x1024xi32>
+  return %w : tensor<3x1024xi32>
+}
+
 func.func @bits(%y: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
   %nan = arith.constant dense<2143289344> : tensor<3x1024xi32>
   %n = arith.cmpf uno, %y, %y : tensor<3x1024xf32>
@@ -265,6 +289,10 @@ func.func @main() {
   call @print_rows(%m8) : (tensor<3x1024xi32>) -> ()
   %m4 = call @mxfp4_qdq(%x) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
   call @print_rows(%m4) : (tensor<3x1024xi32>) -> ()
+  %fbits = arith.constant dense<"0x@FINITE@"> : tensor<3x1024xi32>
+  %f = arith.bitcast %fbits : tensor<3x1024xi32> to tensor<3x1024xf32>
+  %codes = call @mxfp8_codes(%f) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
+  call @print_rows(%codes) : (tensor<3x1024xi32>) -> ()
   return
 }
 """
