@@ -494,7 +494,8 @@ struct QuantAffineVectorizeReductionsPass
     // reduced together by a shuffle tree (ReductionTree.h) into one vector
     // of their results.
     SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    if (sizes.back() <= kShortReduction && sizes.back() % lanes == 0 &&
+    if (iterators.back() == utils::IteratorType::reduction &&
+        sizes.back() <= kShortReduction && sizes.back() % lanes == 0 &&
         lanes > 1)
       for (unsigned i = loops - 1; i-- > 0;)
         if (iterators[i] == utils::IteratorType::parallel) {

@@ -344,3 +344,25 @@ func.func @blocks_not_together(%x: tensor<4x24x32xf32>) -> tensor<4x24xf32> {
   } -> tensor<4x24xf32>
   return %r : tensor<4x24xf32>
 }
+
+// -----
+
+// The partial results' op of a split reduction ends with the lanes, a
+// parallel loop: its rows stay one a tile, each step one vector<16>. (Only
+// a short last loop that is a reduction takes blocks together; taking 16
+// rows of this op together made 4096 x 4096 per-tensor statistics 20 GB of
+// LLVM IR.)
+// CHECK-LABEL: func.func @per_tensor_many_rows(
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for
+// CHECK: vector.transfer_read %{{.*}}[%[[ROW]], %{{.*}}, %{{.*}}], {{.*}} : tensor<32x32x16xf32>, vector<16xf32>
+// CHECK-NOT: vector.shuffle
+// CHECK: return
+func.func @per_tensor_many_rows(%x: tensor<32x512xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : tensor<32x512xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %1 = arith.maximumf %o, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
