@@ -4,17 +4,22 @@
 // with no lane-by-lane extraction or insertion (a scalarized 16-lane table
 // lookup on AVX2 was 384 vpextrd + 384 vinsertps, and 50x slower).
 //
-// The target is recorded on the module and its functions.
+// The target is recorded on the module and its functions, with the wider
+// vector extensions the CPU lacks turned off: a function's features replace
+// the compiler's, so clang -march=<an AVX-512 CPU> (or -march=native on
+// one) keeps the code to the CPU asked for.
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v3" \
 // RUN: | FileCheck %s --check-prefix=ATTR
 // ATTR: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
-// ATTR: llvm.func @decode_i4({{.*}}) attributes {target_cpu = "x86-64-v3"}
+// ATTR: llvm.func @decode_i4({{.*}}) attributes {target_cpu = "x86-64-v3", target_features = #llvm.target_features<["-avx512f"]>}
 //
 // x86-64-v3 (AVX2 + FMA, 16 ymm): the int4 codes unpacked by per-lane shifts
 // of broadcast words, then converted, scaled and summed with FMA on ymm.
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64-v3" \
 // RUN: | mlir-translate --mlir-to-llvmir -o %t.v3.ll
 // RUN: clang --target=x86_64-unknown-linux-gnu -O3 -Wno-override-module -S %t.v3.ll -o - \
+// RUN: | FileCheck %s --check-prefix=AVX2 --implicit-check-not=zmm
+// RUN: clang --target=x86_64-unknown-linux-gnu -march=znver4 -O3 -Wno-override-module -S %t.v3.ll -o - \
 // RUN: | FileCheck %s --check-prefix=AVX2 --implicit-check-not=zmm
 // AVX2-LABEL: {{^}}decode_i4:
 // AVX2: Inner Loop Header

@@ -56,6 +56,19 @@ std::string hostFeatureList(const llvm::StringMap<bool> &host) {
   return llvm::join(items, ",");
 }
 
+/// The changes, and the wider vector extensions the CPU lacks turned off
+/// (each also turns off what implies it: -avx2 takes AVX-512 along).
+std::string x86FeatureList(StringRef changes,
+                           const llvm::StringMap<bool> &map) {
+  SmallVector<std::string> items;
+  if (!changes.empty())
+    items.push_back(changes.str());
+  for (StringRef extension : {"avx", "avx2", "avx512f"})
+    if (!map.lookup(extension) && !changes.contains(("-" + extension).str()))
+      items.push_back(("-" + extension).str());
+  return llvm::join(items, ",");
+}
+
 /// x86-64: the CPU's features, then the changes, with what each implies.
 FailureOr<llvm::StringMap<bool>>
 resolveX86Features(StringRef cpu, ArrayRef<std::pair<StringRef, bool>> changes,
@@ -159,6 +172,12 @@ FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
     if (failed(resolved))
       return failure();
     map = std::move(*resolved);
+    // x86: the vector extensions the CPU lacks turned off too. A
+    // function's target-features replace the compiler's own: with the
+    // changes alone, clang -march=native on an AVX-512 host gave cpu=znver3
+    // code AVX-512 instructions.
+    if (x86)
+      target.features = x86FeatureList(features, map);
   }
 
   if (x86) {
