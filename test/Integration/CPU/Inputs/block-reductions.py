@@ -139,7 +139,7 @@ def main():
         rows = blocks16[r * per_row16:(r + 1) * per_row16]
         lines.append(check_ints("CHECK", [
             mx.e8m0_scale("floor", amax(b), mx.ELEMS["f8E4M3FN"]) for b in rows]))
-    for rule, element in (("floor", "f8E4M3FN"), ("rceil", "f4E2M1FN")):
+    for _, rule, element, _ in QDQ_FORMATS:
         fmt = mx.ELEMS[element]
         for r in range(ROWS):
             out = []
@@ -160,8 +160,26 @@ def main():
     hexdata2 = "".join(struct.pack("<I", b).hex().upper() for b in finite)
     hexdata = "".join(struct.pack("<I", b).hex().upper() for b in bits)
     print("\n".join(lines))
-    print(PROGRAM.replace("@DATA@", hexdata).replace("@FINITE@", hexdata2))
+    kernels = "".join(QDQ.format(name=name, rule=rule, element=element,
+                                 bound=bound)
+                      for name, rule, element, bound in QDQ_FORMATS)
+    print(PROGRAM.replace("@DATA@", hexdata).replace("@FINITE@", hexdata2)
+          .replace("@QDQ_KERNELS@", kernels))
 
+
+# One qdq kernel per MX format: E8M0 scales by `rule`, elements `element`.
+QDQ_FORMATS = (("mxfp8", "floor", "f8E4M3FN", 448),
+               ("mxfp4", "rceil", "f4E2M1FN", 6))
+QDQ = """func.func @{name}_qdq(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {{
+  %s = quant_affine.block_scale %x element {element} rounding "{rule}" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
+  %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
+  %q = quant_affine.quantize %x, %sf range [-{bound}, {bound}] block [1, 32] : (tensor<3x1024xf32>, tensor<3x32xf32>) -> tensor<3x1024x{element}>
+  %y = quant_affine.dequantize %q, %sf range [-{bound}, {bound}] block [1, 32] : (tensor<3x1024x{element}>, tensor<3x32xf32>) -> tensor<3x1024xf32>
+  %r = call @bits(%y) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
+  return %r : tensor<3x1024xi32>
+}}
+
+"""
 
 PROGRAM = """
 func.func private @printMemrefI32(tensor<*xi32> {bufferization.access = "read"})
@@ -206,24 +224,7 @@ func.func @scales16(%x: tensor<3x1024xf32>) -> tensor<3x64xi32> {
   return %sw : tensor<3x64xi32>
 }
 
-func.func @mxfp8_qdq(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
-  %s = quant_affine.block_scale %x element f8E4M3FN rounding "floor" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
-  %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
-  %q = quant_affine.quantize %x, %sf range [-448, 448] block [1, 32] : (tensor<3x1024xf32>, tensor<3x32xf32>) -> tensor<3x1024xf8E4M3FN>
-  %y = quant_affine.dequantize %q, %sf range [-448, 448] block [1, 32] : (tensor<3x1024xf8E4M3FN>, tensor<3x32xf32>) -> tensor<3x1024xf32>
-  %r = call @bits(%y) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
-  return %r : tensor<3x1024xi32>
-}
-
-func.func @mxfp4_qdq(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
-  %s = quant_affine.block_scale %x element f4E2M1FN rounding "rceil" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
-  %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
-  %q = quant_affine.quantize %x, %sf range [-6, 6] block [1, 32] : (tensor<3x1024xf32>, tensor<3x32xf32>) -> tensor<3x1024xf4E2M1FN>
-  %y = quant_affine.dequantize %q, %sf range [-6, 6] block [1, 32] : (tensor<3x1024xf4E2M1FN>, tensor<3x32xf32>) -> tensor<3x1024xf32>
-  %r = call @bits(%y) : (tensor<3x1024xf32>) -> tensor<3x1024xi32>
-  return %r : tensor<3x1024xi32>
-}
-
+@QDQ_KERNELS@
 func.func @mxfp8_codes(%x: tensor<3x1024xf32>) -> tensor<3x1024xi32> {
   %s = quant_affine.block_scale %x element f8E4M3FN rounding "floor" block [1, 32] : (tensor<3x1024xf32>) -> tensor<3x32xf8E8M0FNU>
   %sf = arith.extf %s : tensor<3x32xf8E8M0FNU> to tensor<3x32xf32>
