@@ -12,6 +12,10 @@
 // RUN: | FileCheck %s --check-prefix=ATTR
 // ATTR: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
 // ATTR: llvm.func @decode_i4({{.*}}) attributes {target_cpu = "x86-64-v3", target_features = #llvm.target_features<["-avx512f"]>}
+// On AArch64 a NEON-only CPU turns SVE off the same way.
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=aarch64-unknown-linux-gnu cpu=neoverse-n1" \
+// RUN: | FileCheck %s --check-prefix=ATTRARM
+// ATTRARM: llvm.func @decode_i4({{.*}}) attributes {target_cpu = "neoverse-n1", target_features = #llvm.target_features<["-sve", "-sve2"]>}
 //
 // x86-64-v3 (AVX2 + FMA, 16 ymm): the int4 codes unpacked by per-lane shifts
 // of broadcast words, then converted, scaled and summed with FMA on ymm.

@@ -57,13 +57,18 @@ std::string hostFeatureList(const llvm::StringMap<bool> &host) {
 }
 
 /// The changes, and the wider vector extensions the CPU lacks turned off
-/// (each also turns off what implies it: -avx2 takes AVX-512 along).
-std::string x86FeatureList(StringRef changes,
-                           const llvm::StringMap<bool> &map) {
+/// (each also turns off what implies it: -avx2 takes AVX-512 along, -sve
+/// SVE2).
+std::string pinnedFeatureList(StringRef changes,
+                              const llvm::StringMap<bool> &map, bool x86) {
   SmallVector<std::string> items;
   if (!changes.empty())
     items.push_back(changes.str());
-  for (StringRef extension : {"avx", "avx2", "avx512f"})
+  static const StringRef x86Wider[] = {"avx", "avx2", "avx512f"};
+  static const StringRef aarch64Wider[] = {"sve", "sve2"};
+  ArrayRef<StringRef> wider =
+      x86 ? ArrayRef<StringRef>(x86Wider) : ArrayRef<StringRef>(aarch64Wider);
+  for (StringRef extension : wider)
     if (!map.lookup(extension) && !changes.contains(("-" + extension).str()))
       items.push_back(("-" + extension).str());
   return llvm::join(items, ",");
@@ -172,12 +177,12 @@ FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
     if (failed(resolved))
       return failure();
     map = std::move(*resolved);
-    // x86: the vector extensions the CPU lacks turned off too. A
-    // function's target-features replace the compiler's own: with the
-    // changes alone, clang -march=native on an AVX-512 host gave cpu=znver3
-    // code AVX-512 instructions.
-    if (x86)
-      target.features = x86FeatureList(features, map);
+    // The vector extensions the CPU lacks turned off too. A function's
+    // target-features replace the compiler's own: with the changes alone,
+    // clang -march=native on an AVX-512 host gave cpu=znver3 code AVX-512
+    // instructions (and -mcpu=native on an SVE host would give NEON-only
+    // targets SVE).
+    target.features = pinnedFeatureList(features, map, x86);
   }
 
   if (x86) {
