@@ -12,6 +12,11 @@
 // RUN: | FileCheck %s --check-prefix=ATTR
 // ATTR: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
 // ATTR: llvm.func @decode_i4({{.*}}) attributes {target_cpu = "x86-64-v3", target_features = #llvm.target_features<["-avx512f"]>}
+// The requested changes come first, each missing extension matched whole
+// (-avx512f asked for does not count as -avx).
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=x86-64 features=-avx512f" \
+// RUN: | FileCheck %s --check-prefix=ATTRSSE
+// ATTRSSE: llvm.func @decode_i4({{.*}}) attributes {target_cpu = "x86-64", target_features = #llvm.target_features<["-avx512f", "-avx", "-avx2"]>}
 // On AArch64 a NEON-only CPU turns SVE off the same way.
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=aarch64-unknown-linux-gnu cpu=neoverse-n1" \
 // RUN: | FileCheck %s --check-prefix=ATTRARM

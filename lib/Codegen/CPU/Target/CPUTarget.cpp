@@ -61,16 +61,18 @@ std::string hostFeatureList(const llvm::StringMap<bool> &host) {
 /// SVE2).
 std::string pinnedFeatureList(StringRef changes,
                               const llvm::StringMap<bool> &map, bool x86) {
-  SmallVector<std::string> items;
-  if (!changes.empty())
-    items.push_back(changes.str());
+  SmallVector<StringRef> given;
+  changes.split(given, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  SmallVector<std::string> items(given.begin(), given.end());
   static const StringRef x86Wider[] = {"avx", "avx2", "avx512f"};
   static const StringRef aarch64Wider[] = {"sve", "sve2"};
   ArrayRef<StringRef> wider =
       x86 ? ArrayRef<StringRef>(x86Wider) : ArrayRef<StringRef>(aarch64Wider);
-  for (StringRef extension : wider)
-    if (!map.lookup(extension) && !changes.contains(("-" + extension).str()))
-      items.push_back(("-" + extension).str());
+  for (StringRef extension : wider) {
+    std::string off = ("-" + extension).str();
+    if (!map.lookup(extension) && !llvm::is_contained(items, off))
+      items.push_back(off);
+  }
   return llvm::join(items, ",");
 }
 
