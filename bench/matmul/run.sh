@@ -5,6 +5,11 @@
 #
 #   bash bench/matmul/run.sh             # 15 rounds
 #   ROUNDS=5 ORT=0 bash bench/matmul/run.sh
+#   PIPELINE="openmp=true cpu=znver3" ONLY=mxfp4 ORT=0 bash bench/matmul/run.sh
+#
+# PIPELINE: the CPU pipeline's options (another target's code: its functions
+# carry the target, so clang -march=native keeps to it); ONLY: run the cases
+# whose names contain it.
 #
 # Builds quant-affine-opt (NINJA_FLAGS, e.g. -j1, limits the build), generates
 # the kernels (gen.py), compiles them with --quant-affine-cpu-pipeline and the
@@ -23,6 +28,8 @@ OUT=${OUT:-$BUILD/bench/matmul}
 ROUNDS=${ROUNDS:-15}
 ORT=${ORT:-1}
 OPT=${OPT:-$BUILD/bin/quant-affine-opt}
+PIPELINE=${PIPELINE:-openmp=true}
+ONLY=${ONLY:-}
 LLVM=/usr/lib/llvm-22/bin
 
 # shellcheck source=../prepare.sh
@@ -30,7 +37,7 @@ source "$ROOT/bench/prepare.sh"
 
 echo "== generating and compiling"
 python3 "$ROOT/bench/matmul/gen.py" "$OUT"
-"$OPT" "$OUT/kernels.mlir" --quant-affine-cpu-pipeline="openmp=true" \
+"$OPT" "$OUT/kernels.mlir" --quant-affine-cpu-pipeline="$PIPELINE" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$OUT/kernels.ll"
 "$LLVM/clang" -O3 -march=native -Wno-override-module -c "$OUT/kernels.ll" -o "$OUT/kernels.o"
 "$LLVM/clang++" -O3 -march=native -fopenmp -std=c++17 -I "$OUT" -I "$ROOT/bench" \
@@ -50,6 +57,7 @@ else
   echo "== running ours, the plain loop and the bounds ($ROUNDS rounds)"
 fi
 rm -rf "$OUT/ort-cases"
-PEER_CMD=$PEER_CMD "$OUT/harness" "$ROUNDS" "$OUT/ort-cases" > "$OUT/results.csv"
+PEER_CMD=$PEER_CMD "$OUT/harness" "$ROUNDS" "$OUT/ort-cases" "$ONLY" \
+  > "$OUT/results.csv"
 
 python3 "$ROOT/bench/matmul/report.py" "$OUT"

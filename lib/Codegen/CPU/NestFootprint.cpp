@@ -48,13 +48,23 @@ std::optional<int64_t> mlir::quant_affine::staticBytes(Value buffer) {
   return type.getNumElements() * static_cast<int64_t>(elementBytes);
 }
 
+bool mlir::quant_affine::isLoop(Operation *op) {
+  return isa_and_nonnull<LoopLikeOpInterface, omp::LoopNestOp>(op);
+}
+
 Operation *mlir::quant_affine::outermostLoop(Operation *op) {
   Operation *nest = op;
   for (Operation *parent = op->getParentOp();
        parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp())
-    if (isa<LoopLikeOpInterface, omp::LoopNestOp>(parent))
+    if (isLoop(parent))
       nest = parent;
   return nest;
+}
+
+bool mlir::quant_affine::readsRoot(Operation *op, Value root) {
+  return isa<vector::LoadOp, vector::TransferReadOp, vector::MaskedLoadOp,
+             vector::GatherOp, memref::LoadOp>(op) &&
+         rootBuffer(op->getOperand(0)) == root;
 }
 
 /// Whether an op of `op`'s nest outside `op`'s block reads (or, with
@@ -65,18 +75,13 @@ static bool accessedElsewhereInNest(Operation *op, Value buffer, bool writes) {
   WalkResult result = nest->walk([&](Operation *other) {
     if (other->getBlock() == op->getBlock())
       return WalkResult::advance();
-    Value accessed;
-    if (writes) {
-      if (isa<vector::StoreOp, vector::TransferWriteOp, vector::MaskedStoreOp,
-              memref::StoreOp>(other))
-        accessed = other->getOperand(1);
-    } else if (isa<vector::LoadOp, vector::TransferReadOp, vector::MaskedLoadOp,
-                   vector::GatherOp, memref::LoadOp>(other)) {
-      accessed = other->getOperand(0);
-    }
-    if (accessed && mlir::quant_affine::rootBuffer(accessed) == root)
-      return WalkResult::interrupt();
-    return WalkResult::advance();
+    bool accessed =
+        writes
+            ? isa<vector::StoreOp, vector::TransferWriteOp,
+                  vector::MaskedStoreOp, memref::StoreOp>(other) &&
+                  mlir::quant_affine::rootBuffer(other->getOperand(1)) == root
+            : mlir::quant_affine::readsRoot(other, root);
+    return accessed ? WalkResult::interrupt() : WalkResult::advance();
   });
   return result.wasInterrupted();
 }

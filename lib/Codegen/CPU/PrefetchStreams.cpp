@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
-#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -42,6 +41,7 @@ using namespace mlir;
 
 namespace {
 
+using quant_affine::isLoop;
 using quant_affine::rootBuffer;
 
 /// Buffers up to this size are not prefetched.
@@ -159,21 +159,13 @@ bool readBefore(Operation *op, Value root) {
     if (&earlier == op)
       return false;
     WalkResult found = earlier.walk([&](Operation *nested) {
-      if (isa<vector::LoadOp, vector::TransferReadOp, vector::MaskedLoadOp,
-              memref::LoadOp>(nested) &&
-          rootBuffer(nested->getOperand(0)) == root)
-        return WalkResult::interrupt();
-      return WalkResult::advance();
+      return quant_affine::readsRoot(nested, root) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
     });
     if (found.wasInterrupted())
       return true;
   }
   return false;
-}
-
-/// Whether `op` is a loop (an omp.loop_nest counts).
-bool isLoop(Operation *op) {
-  return isa_and_nonnull<LoopLikeOpInterface, omp::LoopNestOp>(op);
 }
 
 /// Where `load`, in loops, rereads what an earlier loop of the same row

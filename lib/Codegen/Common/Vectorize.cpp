@@ -233,28 +233,26 @@ int64_t dividingWidth(int64_t size, int64_t width) {
   return result;
 }
 
-/// Whether `op`'s innermost loop is static and shorter than `width`.
-bool innermostBlockBelow(linalg::GenericOp op, int64_t width) {
-  int64_t inner = op.getStaticLoopRanges().back();
-  return !ShapedType::isDynamic(inner) && inner < width;
-}
-
 /// Whether `op`'s innermost loop is a static block over which the body
 /// computes something once per block: an op whose operands come only from
 /// operands that do not vary along the block (a scale read once per block,
 /// by the next loop, or a per-tensor one) and constants, such as an E8M0
 /// or E4M3 scale's decoding or a fused block_scale formula; and tiles of
-/// `width` elements take whole blocks that divide the next loop. (Plain f32
-/// scales divide each element directly: int4 and int8 blocks of 32
-/// measured the same in either width.)
-bool tilesWholeBlocks(linalg::GenericOp op, int64_t width) {
+/// `width` elements take whole blocks, shorter than `shorterThan` (the width
+/// it would have otherwise), that divide the next loop. (Plain f32 scales
+/// divide each element directly: int4 and int8 blocks of 32 measured the
+/// same in either width. Blocks of 128 measured slower in 256-element
+/// tiles: no such work to share.)
+bool tilesWholeBlocks(linalg::GenericOp op, int64_t width,
+                      int64_t shorterThan) {
   unsigned loops = op.getNumLoops();
   if (loops < 2)
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t inner = ranges[loops - 1], next = ranges[loops - 2];
   if (ShapedType::isDynamic(inner) || ShapedType::isDynamic(next) ||
-      inner <= 0 || width % inner != 0 || next % (width / inner) != 0)
+      inner <= 0 || inner >= shorterThan || width % inner != 0 ||
+      next % (width / inner) != 0)
     return false;
   // Values that do not vary along the block: the block arguments of inputs
   // whose maps do not read the innermost loop, then what the body computes
@@ -477,10 +475,9 @@ struct QuantAffineVectorizePass
         if (bytes && *bytes > largeOpBytes) {
           width = largeVectorWidth;
           // Blocks shorter than that: their per-block work (the scale's
-          // read and decoding) ran on a few lanes per tile. (Blocks of 128
-          // measured slower in 256-element tiles: no such work to share.)
-          if (blockVectorWidth > width && innermostBlockBelow(op, width) &&
-              tilesWholeBlocks(op, blockVectorWidth))
+          // read and decoding) ran on a few lanes per tile.
+          if (blockVectorWidth > width &&
+              tilesWholeBlocks(op, blockVectorWidth, width))
             width = blockVectorWidth;
         }
       }

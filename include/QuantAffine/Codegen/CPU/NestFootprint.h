@@ -31,9 +31,16 @@ Value rootBuffer(Value memref);
 /// bytes that holds them, as memrefs lay them out); none otherwise.
 std::optional<int64_t> staticBytes(Value buffer);
 
+/// Whether `op` is a loop: a LoopLikeOpInterface op or an omp.loop_nest.
+bool isLoop(Operation *op);
+
 /// The outermost loop around `op` (below the function; an omp.loop_nest
 /// counts), or `op` itself outside loops.
 Operation *outermostLoop(Operation *op);
+
+/// Whether `op` is a read (vector or scalar load, transfer read, gather) of
+/// the buffer `root` (through views: rootBuffer).
+bool readsRoot(Operation *op, Value root);
 
 /// Whether the nest of `store` (outermostLoop) reads the buffer `store`
 /// writes in another block than the store's: a later loop reads back what

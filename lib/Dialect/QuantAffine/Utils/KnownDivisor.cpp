@@ -28,6 +28,16 @@ int64_t product(int64_t a, int64_t b) {
   return std::min(a * b, kMaxKnownDivisor); // Both at most 2^20: no overflow.
 }
 
+/// What divides x / c where `divisor` divides x: an exact division of a
+/// multiple of c by c (a packed byte index, the element index over the
+/// elements a byte holds) is a multiple of divisor / c, whatever the
+/// rounding; otherwise nothing is known.
+int64_t exactQuotientDivisor(int64_t divisor, int64_t c) {
+  if (c > 0 && divisor % c == 0)
+    return std::max<int64_t>(divisor / c, 1);
+  return 1;
+}
+
 /// The divisor of `expr` given those of its dims and symbols.
 int64_t exprDivisor(AffineExpr expr, ArrayRef<int64_t> dims,
                     ArrayRef<int64_t> symbols) {
@@ -47,11 +57,8 @@ int64_t exprDivisor(AffineExpr expr, ArrayRef<int64_t> dims,
     return product(lhs, rhs);
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv: {
-    // Exact division of a multiple of c by c (packed byte indices).
     auto c = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (c && c.getValue() > 0 && lhs % c.getValue() == 0)
-      return std::max<int64_t>(lhs / c.getValue(), 1);
-    return 1;
+    return c ? exactQuotientDivisor(lhs, c.getValue()) : 1;
   }
   default: // mod: nothing known.
     return 1;
@@ -91,16 +98,11 @@ int64_t quant_affine::knownDivisor(OpFoldResult ofr) {
     return knownDivisor(def->getOperand(0));
   if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp, arith::ShRUIOp,
           arith::ShRSIOp>(def)) {
-    // Exact division of a multiple of c by c (a packed byte index: the
-    // element index over the elements a byte holds), whatever the rounding.
     std::optional<int64_t> c = getConstantIntValue(def->getOperand(1));
     if (c && isa<arith::ShRUIOp, arith::ShRSIOp>(def))
       c = *c >= 0 && *c < 62 ? std::optional<int64_t>(int64_t{1} << *c)
                              : std::nullopt;
-    int64_t lhs = knownDivisor(def->getOperand(0));
-    if (c && *c > 0 && lhs % *c == 0)
-      return std::max<int64_t>(lhs / *c, 1);
-    return 1;
+    return c ? exactQuotientDivisor(knownDivisor(def->getOperand(0)), *c) : 1;
   }
   if (auto linearize = dyn_cast<affine::AffineLinearizeIndexOp>(def)) {
     // sum(index_k * product of the basis after k).
