@@ -6,10 +6,12 @@
 // format's grid) that makes the project's choices: NaN gives the type's NaN
 // code (a zero of NaN's sign where there is none), overflow inf of the sign,
 // else the NaN code, else the largest code of the sign; float6/float4 take
-// +-inf to a zero of its sign; FNUZ types have no -0. Built with -DWITH_OLD,
-// it also compares with the same kernels compiled by another
-// quant-affine-opt (symbols prefixed old_). Run by run.sh; prints the
-// mismatch count per type.
+// +-inf to a zero of its sign; FNUZ types have no -0. The sat_ kernels
+// clamp to the type's range first, as quantize does (NaN passes), and are
+// compared with the reference of the clamped value: the expansion folds that
+// clamp into the encoding. Built with -DWITH_OLD, it also compares with the
+// same kernels compiled by another quant-affine-opt (symbols prefixed old_).
+// Run by run.sh; prints the mismatch count per type and kernel.
 
 #include <algorithm>
 #include <cmath>
@@ -27,10 +29,12 @@ using Kernel = void(MemRef1D *, MemRef1D *);
 #define KERNELS(X)                                                             \
   X(f8E4M3FN)                                                                  \
   X(f8E5M2) X(f8E4M3FNUZ) X(f8E5M2FNUZ) X(f6E2M3FN) X(f6E3M2FN) X(f4E2M1FN)
-#define DECLARE(name) extern "C" Kernel _mlir_ciface_##name;
+#define DECLARE(name)                                                          \
+  extern "C" Kernel _mlir_ciface_##name, _mlir_ciface_sat_##name;
 KERNELS(DECLARE)
 #ifdef WITH_OLD
-#define DECLARE_OLD(name) extern "C" Kernel _mlir_ciface_old_##name;
+#define DECLARE_OLD(name)                                                      \
+  extern "C" Kernel _mlir_ciface_old_##name, _mlir_ciface_old_sat_##name;
 KERNELS(DECLARE_OLD)
 #endif
 
@@ -38,7 +42,7 @@ namespace {
 
 struct Format {
   const char *name;
-  Kernel *kernel, *old;
+  Kernel *kernel, *old, *sat, *oldSat;
   int width, mantissa, minExponent;
   double max;
   int nan, inf; // codes, or -1 for none
@@ -94,24 +98,32 @@ uint8_t reference(float x, const Format &f) {
 
 int main() {
 #ifdef WITH_OLD
-#define OLD(name) _mlir_ciface_old_##name
+#define OLDPLAIN(name) _mlir_ciface_old_##name
+#define OLDSAT(name) _mlir_ciface_old_sat_##name
 #else
-#define OLD(name) nullptr
+#define OLDPLAIN(name) nullptr
+#define OLDSAT(name) nullptr
 #endif
   Format formats[] = {
-      {"f8E4M3FN", _mlir_ciface_f8E4M3FN, OLD(f8E4M3FN), 8, 3, -6, 448.0, 0x7F,
-       -1, false},
-      {"f8E5M2", _mlir_ciface_f8E5M2, OLD(f8E5M2), 8, 2, -14, 57344.0, 0x7E,
-       0x7C, false},
-      {"f8E4M3FNUZ", _mlir_ciface_f8E4M3FNUZ, OLD(f8E4M3FNUZ), 8, 3, -7, 240.0,
+      {"f8E4M3FN", _mlir_ciface_f8E4M3FN, OLDPLAIN(f8E4M3FN),
+       _mlir_ciface_sat_f8E4M3FN, OLDSAT(f8E4M3FN), 8, 3, -6, 448.0, 0x7F, -1,
+       false},
+      {"f8E5M2", _mlir_ciface_f8E5M2, OLDPLAIN(f8E5M2), _mlir_ciface_sat_f8E5M2,
+       OLDSAT(f8E5M2), 8, 2, -14, 57344.0, 0x7E, 0x7C, false},
+      {"f8E4M3FNUZ", _mlir_ciface_f8E4M3FNUZ, OLDPLAIN(f8E4M3FNUZ),
+       _mlir_ciface_sat_f8E4M3FNUZ, OLDSAT(f8E4M3FNUZ), 8, 3, -7, 240.0, 0x80,
+       -1, true},
+      {"f8E5M2FNUZ", _mlir_ciface_f8E5M2FNUZ, OLDPLAIN(f8E5M2FNUZ),
+       _mlir_ciface_sat_f8E5M2FNUZ, OLDSAT(f8E5M2FNUZ), 8, 2, -15, 57344.0,
        0x80, -1, true},
-      {"f8E5M2FNUZ", _mlir_ciface_f8E5M2FNUZ, OLD(f8E5M2FNUZ), 8, 2, -15,
-       57344.0, 0x80, -1, true},
-      {"f6E2M3FN", _mlir_ciface_f6E2M3FN, OLD(f6E2M3FN), 6, 3, 0, 7.5, -1, -1,
+      {"f6E2M3FN", _mlir_ciface_f6E2M3FN, OLDPLAIN(f6E2M3FN),
+       _mlir_ciface_sat_f6E2M3FN, OLDSAT(f6E2M3FN), 6, 3, 0, 7.5, -1, -1,
        false},
-      {"f6E3M2FN", _mlir_ciface_f6E3M2FN, OLD(f6E3M2FN), 6, 2, -2, 28.0, -1, -1,
+      {"f6E3M2FN", _mlir_ciface_f6E3M2FN, OLDPLAIN(f6E3M2FN),
+       _mlir_ciface_sat_f6E3M2FN, OLDSAT(f6E3M2FN), 6, 2, -2, 28.0, -1, -1,
        false},
-      {"f4E2M1FN", _mlir_ciface_f4E2M1FN, OLD(f4E2M1FN), 4, 1, 0, 6.0, -1, -1,
+      {"f4E2M1FN", _mlir_ciface_f4E2M1FN, OLDPLAIN(f4E2M1FN),
+       _mlir_ciface_sat_f4E2M1FN, OLDSAT(f4E2M1FN), 4, 1, 0, 6.0, -1, -1,
        false},
   };
   constexpr int64_t kChunk = int64_t{1} << 24;
@@ -122,36 +134,50 @@ int main() {
   MemRef1D c{old.data(), old.data(), 0, {kChunk}, {1}};
   int failures = 0;
   for (const Format &f : formats) {
-    uint64_t mismatches = 0, oldMismatches = 0;
-    for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
-      for (int64_t i = 0; i < kChunk; ++i) {
-        uint32_t bits = static_cast<uint32_t>(base + i);
-        std::memcpy(&in[i], &bits, 4);
+    for (bool clamped : {false, true}) {
+      Kernel *kernel = clamped ? f.sat : f.kernel;
+      Kernel *oldKernel = clamped ? f.oldSat : f.old;
+      const char *kind = clamped ? "clamped first" : "plain";
+      uint64_t mismatches = 0, oldMismatches = 0;
+      for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
+        for (int64_t i = 0; i < kChunk; ++i) {
+          uint32_t bits = static_cast<uint32_t>(base + i);
+          std::memcpy(&in[i], &bits, 4);
+        }
+        kernel(&a, &b);
+        if (oldKernel)
+          oldKernel(&a, &c);
+        for (int64_t i = 0; i < kChunk; ++i) {
+          float x = in[i];
+          if (clamped) { // quantize's clamp: NaN compares false and passes
+            float m = static_cast<float>(f.max);
+            x = x < -m ? -m : x;
+            x = m < x ? m : x;
+          }
+          uint8_t expected = reference(x, f);
+          if (out[i] != expected && mismatches++ < 5)
+            std::printf("  %s (%s): input %a (0x%08llx) gives 0x%02x, "
+                        "expected 0x%02x\n",
+                        f.name, kind, in[i],
+                        static_cast<unsigned long long>(base + i), out[i],
+                        expected);
+          if (oldKernel && out[i] != old[i] && oldMismatches++ < 5)
+            std::printf("  %s (%s): input %a (0x%08llx) gives 0x%02x, old "
+                        "0x%02x\n",
+                        f.name, kind, in[i],
+                        static_cast<unsigned long long>(base + i), out[i],
+                        old[i]);
+        }
       }
-      f.kernel(&a, &b);
-      if (f.old)
-        f.old(&a, &c);
-      for (int64_t i = 0; i < kChunk; ++i) {
-        uint8_t expected = reference(in[i], f);
-        if (out[i] != expected && mismatches++ < 5)
-          std::printf(
-              "  %s: input %a (0x%08llx) gives 0x%02x, expected 0x%02x\n",
-              f.name, in[i], static_cast<unsigned long long>(base + i), out[i],
-              expected);
-        if (f.old && out[i] != old[i] && oldMismatches++ < 5)
-          std::printf("  %s: input %a (0x%08llx) gives 0x%02x, old 0x%02x\n",
-                      f.name, in[i], static_cast<unsigned long long>(base + i),
-                      out[i], old[i]);
-      }
+      std::printf("%s (%s): 4294967296 f32 inputs, %llu mismatches", f.name,
+                  kind, static_cast<unsigned long long>(mismatches));
+      if (oldKernel)
+        std::printf(", %llu with the old build",
+                    static_cast<unsigned long long>(oldMismatches));
+      std::printf("\n");
+      std::fflush(stdout);
+      failures += mismatches != 0 || oldMismatches != 0;
     }
-    std::printf("%s: 4294967296 f32 inputs, %llu mismatches", f.name,
-                static_cast<unsigned long long>(mismatches));
-    if (f.old)
-      std::printf(", %llu with the old build",
-                  static_cast<unsigned long long>(oldMismatches));
-    std::printf("\n");
-    std::fflush(stdout);
-    failures += mismatches != 0 || oldMismatches != 0;
   }
   return failures;
 }

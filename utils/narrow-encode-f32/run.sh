@@ -4,7 +4,7 @@
 # type, expanded by quant-affine-expand-narrow-floats and compiled by the CPU
 # pipeline, against a reference in double (harness.cpp) and, with OLD_OPT
 # set, against the kernels compiled by that quant-affine-opt. Too long for
-# the suite (7 x 2^32 elements: minutes); docs/Microscaling.md reports its
+# the suite (14 x 2^32 elements: minutes); docs/Microscaling.md reports its
 # result. usage: [OLD_OPT=path] bash utils/narrow-encode-f32/run.sh [BUILD_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -130,7 +131,12 @@ struct Builder {
 /// up). About half of encodeOnGrid's vector instructions (13 instead of 30
 /// on AVX2 for f8E4M3FN); utils/narrow-encode-f32 compares the two on every
 /// f32 input.
-Value encodeF32(Builder &z, Value x, const NarrowFormat &f) {
+///
+/// With `saturate`, the result is that of `x` clamped to the format's range
+/// first (the clamp quantize applies): the magnitude is limited to maxValue,
+/// one minimum where the clamp took two; NaN passes (the compare is false).
+Value encodeF32(Builder &z, Value x, const NarrowFormat &f,
+                bool saturate = false) {
   OpBuilder &b = z.b;
   Location loc = z.loc;
   IntegerType i32 = b.getI32Type();
@@ -141,6 +147,14 @@ Value encodeF32(Builder &z, Value x, const NarrowFormat &f) {
   Value bits = z.bitcast(x, i32);
   Value abs = arith::AndIOp::create(b, loc, bits, c(0x7FFFFFFF));
   Value magnitude = z.bitcast(abs, f32);
+  if (saturate) {
+    Value largest = z.floatConst(f32, f.maxValue);
+    magnitude =
+        z.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                       largest, magnitude),
+                 largest, magnitude);
+    abs = z.bitcast(magnitude, i32);
+  }
   // Normal: add just under half an ulp of the narrow format plus its lsb
   // (ties to even), rebiasing the exponent in the same addition. The
   // arithmetic shift leaves magnitudes below the normal range at most 2^M
@@ -325,11 +339,60 @@ Value decode(Builder &z, Value code, const NarrowFormat &f) {
   return z.bitcast(bits, f32);
 }
 
-/// encode of `x` (f16, bf16, f32 or f64, scalar or vector).
+/// Whether `v` is the constant `value` (a scalar or a splat).
+bool isFloatConstant(Value v, double value) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return false;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  auto number = dyn_cast<FloatAttr>(attr);
+  return number && number.getValueAsDouble() == value;
+}
+
+/// `x` where `v` is `x` clamped to [-bound, bound] the way quantize clamps
+/// (`select(cmpf olt)` against each bound, NaN passing; either bound
+/// first), or null.
+Value symmetricClampSource(Value v, double bound) {
+  auto insideBound = [&](Value clamped, bool upper) -> Value {
+    auto select = clamped.getDefiningOp<arith::SelectOp>();
+    if (!select)
+      return {};
+    auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    Value limit = select.getTrueValue(), inner = select.getFalseValue();
+    if (!compare || compare.getPredicate() != arith::CmpFPredicate::OLT ||
+        compare.getLhs() != (upper ? limit : inner) ||
+        compare.getRhs() != (upper ? inner : limit) ||
+        !isFloatConstant(limit, upper ? bound : -bound))
+      return {};
+    return inner;
+  };
+  for (bool upperFirst : {true, false})
+    if (Value inner = insideBound(v, upperFirst))
+      if (Value source = insideBound(inner, !upperFirst))
+        return source;
+  return {};
+}
+
+/// encode of `x` (f16, bf16, f32 or f64, scalar or vector). An f32 clamped
+/// to the format's range (quantize's clamp) is encoded from the value before
+/// the clamp, saturating: one minimum of the magnitude where the clamp took
+/// two (the clamp's ops stay for any other user).
 Value encodeCodes(PatternRewriter &rewriter, Location loc, Value x,
                   const NarrowFormat &f) {
   Builder z{rewriter, loc, x.getType()};
   auto src = cast<FloatType>(getElementTypeOrSelf(x));
+  if (src.isF32()) {
+    // Through a reshape too (float4 packing makes the codes 1-D first).
+    auto reshape = x.getDefiningOp<vector::ShapeCastOp>();
+    Value unclamped =
+        symmetricClampSource(reshape ? reshape.getSource() : x, f.maxValue);
+    if (unclamped && reshape)
+      unclamped =
+          vector::ShapeCastOp::create(rewriter, loc, x.getType(), unclamped);
+    if (unclamped)
+      return encodeF32(z, unclamped, f, /*saturate=*/true);
+  }
   if (!src.isF32() && !src.isF64()) // f16, bf16: exactly to f32 first
     x = arith::ExtFOp::create(rewriter, loc, z.like(rewriter.getF32Type()), x);
   return encode(z, x, f);

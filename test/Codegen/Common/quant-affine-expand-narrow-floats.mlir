@@ -46,6 +46,74 @@ func.func @truncf(%x: vector<16xf32>) -> vector<16xf8E4M3FN> {
   return %y : vector<16xf8E4M3FN>
 }
 
+// quantize's clamp to the type's range (compares and selects, NaN passing)
+// folded into the encoding: the magnitude limited to 448 by one compare and
+// select (x86 vminps), the clamp's two left for other users only; the sign
+// from the unclamped bits. Either bound first. Exact for every f32 input:
+// utils/narrow-encode-f32 compares it with the clamp and plain encoding.
+// CHECK-LABEL: func.func @truncf_clamped
+// CHECK-SAME: (%[[X:.*]]: vector<16xf32>, %[[Y:.*]]: f32)
+// CHECK-DAG: %[[MAX:.*]] = arith.constant dense<4.480000e+02> : vector<16xf32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[ABS:.*]] = arith.andi %[[BITS]], %{{.*}}
+// CHECK: %[[MAGNITUDE:.*]] = arith.bitcast %[[ABS]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[ABOVE:.*]] = arith.cmpf olt, %[[MAX]], %[[MAGNITUDE]]
+// CHECK: %[[LIMITED:.*]] = arith.select %[[ABOVE]], %[[MAX]], %[[MAGNITUDE]]
+// CHECK: %[[LIMITED_BITS:.*]] = arith.bitcast %[[LIMITED]] : vector<16xf32> to vector<16xi32>
+// CHECK: arith.shrui %[[LIMITED_BITS]]
+// CHECK: arith.andi %[[BITS]], %{{.*}}
+// CHECK: arith.trunci
+// Upper bound first, scalar:
+// CHECK: %[[YBITS:.*]] = arith.bitcast %[[Y]] : f32 to i32
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK-NOT: arith.truncf
+func.func @truncf_clamped(%x: vector<16xf32>, %y: f32) -> (vector<16xf8E4M3FN>, f8E4M3FN) {
+  %lo = arith.constant dense<-448.0> : vector<16xf32>
+  %hi = arith.constant dense<448.0> : vector<16xf32>
+  %below = arith.cmpf olt, %x, %lo : vector<16xf32>
+  %l = arith.select %below, %lo, %x : vector<16xi1>, vector<16xf32>
+  %above = arith.cmpf olt, %hi, %l : vector<16xf32>
+  %c = arith.select %above, %hi, %l : vector<16xi1>, vector<16xf32>
+  %t = arith.truncf %c : vector<16xf32> to vector<16xf8E4M3FN>
+  %slo = arith.constant -448.0 : f32
+  %shi = arith.constant 448.0 : f32
+  %sabove = arith.cmpf olt, %shi, %y : f32
+  %su = arith.select %sabove, %shi, %y : f32
+  %sbelow = arith.cmpf olt, %su, %slo : f32
+  %sc = arith.select %sbelow, %slo, %su : f32
+  %st = arith.truncf %sc : f32 to f8E4M3FN
+  return %t, %st : vector<16xf8E4M3FN>, f8E4M3FN
+}
+
+// Not the type's range (a clamp to 240 for f8E4M3FN), or a bound that is
+// not a constant: the clamp stays and the clamped value is encoded.
+// CHECK-LABEL: func.func @truncf_other_clamps
+// CHECK: arith.select
+// CHECK-NEXT: arith.cmpf
+// CHECK-NEXT: %[[C1:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: arith.bitcast %[[C1]] : f32 to i32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %arg0 : f32
+// CHECK-NEXT: arith.cmpf
+// CHECK-NEXT: %[[C2:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: arith.bitcast %[[C2]] : f32 to i32
+func.func @truncf_other_clamps(%y: f32, %m: f32) -> (f8E4M3FN, f8E4M3FN) {
+  %lo = arith.constant -240.0 : f32
+  %hi = arith.constant 240.0 : f32
+  %below = arith.cmpf olt, %y, %lo : f32
+  %l = arith.select %below, %lo, %y : f32
+  %above = arith.cmpf olt, %hi, %l : f32
+  %c = arith.select %above, %hi, %l : f32
+  %t = arith.truncf %c : f32 to f8E4M3FN
+  %nm = arith.negf %m : f32
+  %below2 = arith.cmpf olt, %y, %nm : f32
+  %l2 = arith.select %below2, %nm, %y : f32
+  %above2 = arith.cmpf olt, %m, %l2 : f32
+  %c2 = arith.select %above2, %m, %l2 : f32
+  %t2 = arith.truncf %c2 : f32 to f8E4M3FN
+  return %t, %t2 : f8E4M3FN, f8E4M3FN
+}
+
 // f16 and bf16 go through f32 exactly; f64 is rounded onto the grid in f64
 // (Utils/FloatFormula.h's roundToGrid: one roundeven).
 // CHECK-LABEL: func.func @truncf_f16_f64

@@ -717,7 +717,8 @@ def QuantAffineWhenPresentPass : Pass<"quant-affine-when-present"> {
 def QuantAffineExpandNarrowFloatsPass : Pass<"quant-affine-expand-narrow-floats"> {
   let summary = "arith.truncf and arith.extf of float8 types in integer "
                 "arithmetic";
-  let dependentDialects = ["arith::ArithDialect", "math::MathDialect"];
+  let dependentDialects = ["arith::ArithDialect", "math::MathDialect",
+                           "vector::VectorDialect"];
   let description = [{
     LLVM has no float8 types, so conversions to and from `f8E4M3FN`,
     `f8E4M3FNUZ`, `f8E5M2` and `f8E5M2FNUZ` (which quantize and dequantize
@@ -735,7 +736,13 @@ def QuantAffineExpandNarrowFloatsPass : Pass<"quant-affine-expand-narrow-floats"
       a `roundeven` rounds (docs/FloatQDQ.md). A value that rounds beyond
       the largest finite value becomes +-inf (f8E5M2) or NaN (the other
       float8 types; the float6 and float4 types saturate); NaN becomes the
-      type's NaN; the FNUZ types turn -0 into +0.
+      type's NaN; the FNUZ types turn -0 into +0. An f32 that `quantize`
+      clamped to the type's range first (`select(cmpf olt)` against the
+      type's largest value and its negative, either first, through a
+      `vector.shape_cast` too) is encoded from the value before the clamp,
+      its magnitude limited to the largest value: one minimum instead of
+      two, the same code for every input (utils/narrow-encode-f32 compares
+      both forms); the clamp stays for any other user.
     - `extf` decodes sign, exponent and mantissa (subnormals through an
       exact multiplication), and the type's infinities and NaNs.
     - `extf` from `f8E8M0FNU` (MX's scale byte c, the value 2^(c - 127)):
