@@ -230,6 +230,13 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   addLoopsStage(pm.nest<func::FuncOp>());
   addFunctionCleanup<func::FuncOp>(pm);
   addSoftFloatStage(pm);
+  // The codes those conversions compute in wide lanes, packed to bytes by
+  // the target's byte permute where it has one.
+  QuantAffineTruncateByPermutesPassOptions truncate;
+  truncate.registerBytes = strategy.truncatePermuteBytes;
+  if (truncate.registerBytes > 0)
+    pm.addNestedPass<func::FuncOp>(
+        createQuantAffineTruncateByPermutesPass(truncate));
   bool stream = options.nontemporalStores == NontemporalStores::Always ||
                 (options.nontemporalStores == NontemporalStores::Auto &&
                  strategy.streamingStores);

@@ -60,6 +60,9 @@ struct CPUTarget {
   /// register (x86 `vpermps`: 16 with AVX-512, 8 with AVX2); 0 where there
   /// is none (SSE; NEON's `tbl` permutes bytes).
   int64_t f32PermuteLanes = 0;
+  /// One instruction selects any bytes of two vector registers (x86 AVX-512
+  /// VBMI `vpermt2b`).
+  bool permutesBytesOfTwoRegisters = false;
 
   bool isX86() const;
   /// f32 lanes of one vector register.
@@ -126,6 +129,9 @@ struct CPUStrategy {
   /// i1/i2/i4 results packed from bytes (PackByBytes.h): where the target
   /// truncates and shuffles whole registers of bytes (AVX2, AVX-512, NEON).
   bool bytePack = false;
+  /// Truncations to bytes of whole register pairs as byte permutes of
+  /// registers this wide (TruncateByPermutes.cpp); 0: left to LLVM.
+  int64_t truncatePermuteBytes = 0;
   /// Non-temporal stores exist and bypass the caches (x86 `movnt*`).
   bool streamingStores = true;
   /// How far ahead fused contractions prefetch their weights.
