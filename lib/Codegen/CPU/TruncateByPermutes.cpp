@@ -47,8 +47,7 @@ struct TruncateToBytesByPermutes : OpRewritePattern<arith::TruncIOp> {
                                 PatternRewriter &rewriter) const override {
     auto source = dyn_cast<VectorType>(op.getIn().getType());
     auto result = dyn_cast<VectorType>(op.getType());
-    if (!source || source.isScalable() ||
-        !result.getElementType().isInteger(8))
+    if (!source || source.isScalable() || !result.getElementType().isInteger(8))
       return rewriter.notifyMatchFailure(op, "not a vector truncation to i8");
     unsigned width = source.getElementTypeBitWidth();
     if (width != 16 && width != 32)
@@ -129,6 +128,14 @@ struct QuantAffineTruncateByPermutesPass
     if (registerBytes <= 0) {
       markAllAnalysesPreserved();
       return;
+    }
+    // Whole i32 lanes in a register, a power of two of them.
+    if (registerBytes % 4 || !llvm::isPowerOf2_64(registerBytes)) {
+      getOperation().emitError()
+          << "quant-affine-truncate-by-permutes: register-bytes must be a "
+             "power of two of at least 4, got "
+          << static_cast<int64_t>(registerBytes);
+      return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<TruncateToBytesByPermutes>(&getContext(), registerBytes);
