@@ -14,6 +14,10 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=skylake-avx512 llc-bytes=33554432" \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=skylake-avx512 -o - \
 // RUN: | FileCheck %s --check-prefix=NOVBMI --implicit-check-not=vpermt2b
+// Nor with the extension turned off on a CPU that has it.
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver4 features=-avx512vbmi llc-bytes=33554432" \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -o - \
+// RUN: | FileCheck %s --check-prefix=NOVBMI --implicit-check-not=vpermt2b
 // VBMI-LABEL: mxfp8:
 // VBMI-COUNT-16: vpermt2b
 // NOVBMI-LABEL: mxfp8:
