@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/UnpackByShifts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -98,22 +99,7 @@ struct TruncateToBytesByPermutes : OpRewritePattern<arith::TruncIOp> {
       pieces.push_back(vector::ShuffleOp::create(
           rewriter, loc, registerBytesAt(first),
           registerBytesAt(first + registerLanes), lowBytes));
-    // Joined pairwise (the last of an odd count joined as it is).
-    while (pieces.size() > 1) {
-      SmallVector<Value> joined;
-      for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
-        int64_t size =
-            cast<VectorType>(pieces[i].getType()).getNumElements() +
-            cast<VectorType>(pieces[i + 1].getType()).getNumElements();
-        joined.push_back(vector::ShuffleOp::create(
-            rewriter, loc, pieces[i], pieces[i + 1],
-            llvm::to_vector(llvm::seq<int64_t>(0, size))));
-      }
-      if (pieces.size() % 2)
-        joined.push_back(pieces.back());
-      pieces = std::move(joined);
-    }
-    return pieces.front();
+    return quant_affine::joinSideBySide(rewriter, loc, pieces);
   }
 
   int64_t registerBytes;
