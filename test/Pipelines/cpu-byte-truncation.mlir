@@ -10,6 +10,13 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver4 llc-bytes=33554432" \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=znver4 -o - \
 // RUN: | FileCheck %s --check-prefix=VBMI
+// The two vpmovdb left there truncate the 16 scale bytes of a block tree
+// (one register), in each of the two versions of the body (streamed and
+// plain stores); none is left for the codes.
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver4 llc-bytes=33554432" \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=znver4 -o - \
+// RUN: | grep -c vpmovdb | FileCheck %s --check-prefix=VBMI-MOVES
+// VBMI-MOVES: {{^2$}}
 // Without that extension (skylake-avx512) the truncation is LLVM's.
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=skylake-avx512 llc-bytes=33554432" \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=skylake-avx512 -o - \

@@ -6,12 +6,13 @@
 // format's grid) that makes the project's choices: NaN gives the type's NaN
 // code (a zero of NaN's sign where there is none), overflow inf of the sign,
 // else the NaN code, else the largest code of the sign; float6/float4 take
-// +-inf to a zero of its sign; FNUZ types have no -0. The sat_ kernels
-// clamp to the type's range first, as quantize does (NaN passes), and are
-// compared with the reference of the clamped value: the expansion folds that
-// clamp into the encoding. Built with -DWITH_OLD, it also compares with the
-// same kernels compiled by another quant-affine-opt (symbols prefixed old_).
-// Run by run.sh; prints the mismatch count per type and kernel.
+// +-inf to a zero of its sign; FNUZ types have no -0. The sat_ and sat_up_
+// kernels clamp to the type's range first, as quantize does (NaN passes;
+// the lower or the upper bound first), and are compared with the reference
+// of the clamped value: the expansion folds that clamp into the encoding. Built
+// with -DWITH_OLD, it also compares with the same kernels compiled by another
+// quant-affine-opt (symbols prefixed old_). Run by run.sh; prints the mismatch
+// count per type and kernel.
 
 #include <algorithm>
 #include <cmath>
@@ -30,11 +31,13 @@ using Kernel = void(MemRef1D *, MemRef1D *);
   X(f8E4M3FN)                                                                  \
   X(f8E5M2) X(f8E4M3FNUZ) X(f8E5M2FNUZ) X(f6E2M3FN) X(f6E3M2FN) X(f4E2M1FN)
 #define DECLARE(name)                                                          \
-  extern "C" Kernel _mlir_ciface_##name, _mlir_ciface_sat_##name;
+  extern "C" Kernel _mlir_ciface_##name, _mlir_ciface_sat_##name,              \
+      _mlir_ciface_sat_up_##name;
 KERNELS(DECLARE)
 #ifdef WITH_OLD
 #define DECLARE_OLD(name)                                                      \
-  extern "C" Kernel _mlir_ciface_old_##name, _mlir_ciface_old_sat_##name;
+  extern "C" Kernel _mlir_ciface_old_##name, _mlir_ciface_old_sat_##name,      \
+      _mlir_ciface_old_sat_up_##name;
 KERNELS(DECLARE_OLD)
 #endif
 
@@ -42,7 +45,7 @@ namespace {
 
 struct Format {
   const char *name;
-  Kernel *kernel, *old, *sat, *oldSat;
+  Kernel *kernel, *old, *sat, *oldSat, *satUp, *oldSatUp;
   int width, mantissa, minExponent;
   double max;
   int nan, inf; // codes, or -1 for none
@@ -100,30 +103,39 @@ int main() {
 #ifdef WITH_OLD
 #define OLDPLAIN(name) _mlir_ciface_old_##name
 #define OLDSAT(name) _mlir_ciface_old_sat_##name
+#define OLDSATUP(name) _mlir_ciface_old_sat_up_##name
 #else
 #define OLDPLAIN(name) nullptr
 #define OLDSAT(name) nullptr
+#define OLDSATUP(name) nullptr
 #endif
   Format formats[] = {
       {"f8E4M3FN", _mlir_ciface_f8E4M3FN, OLDPLAIN(f8E4M3FN),
-       _mlir_ciface_sat_f8E4M3FN, OLDSAT(f8E4M3FN), 8, 3, -6, 448.0, 0x7F, -1,
-       false},
+       _mlir_ciface_sat_f8E4M3FN, OLDSAT(f8E4M3FN),
+       _mlir_ciface_sat_up_f8E4M3FN, OLDSATUP(f8E4M3FN), 8, 3, -6, 448.0, 0x7F,
+       -1, false},
       {"f8E5M2", _mlir_ciface_f8E5M2, OLDPLAIN(f8E5M2), _mlir_ciface_sat_f8E5M2,
-       OLDSAT(f8E5M2), 8, 2, -14, 57344.0, 0x7E, 0x7C, false},
+       OLDSAT(f8E5M2), _mlir_ciface_sat_up_f8E5M2, OLDSATUP(f8E5M2), 8, 2, -14,
+       57344.0, 0x7E, 0x7C, false},
       {"f8E4M3FNUZ", _mlir_ciface_f8E4M3FNUZ, OLDPLAIN(f8E4M3FNUZ),
-       _mlir_ciface_sat_f8E4M3FNUZ, OLDSAT(f8E4M3FNUZ), 8, 3, -7, 240.0, 0x80,
-       -1, true},
+       _mlir_ciface_sat_f8E4M3FNUZ, OLDSAT(f8E4M3FNUZ),
+       _mlir_ciface_sat_up_f8E4M3FNUZ, OLDSATUP(f8E4M3FNUZ), 8, 3, -7, 240.0,
+       0x80, -1, true},
       {"f8E5M2FNUZ", _mlir_ciface_f8E5M2FNUZ, OLDPLAIN(f8E5M2FNUZ),
-       _mlir_ciface_sat_f8E5M2FNUZ, OLDSAT(f8E5M2FNUZ), 8, 2, -15, 57344.0,
+       _mlir_ciface_sat_f8E5M2FNUZ, OLDSAT(f8E5M2FNUZ),
+       _mlir_ciface_sat_up_f8E5M2FNUZ, OLDSATUP(f8E5M2FNUZ), 8, 2, -15, 57344.0,
        0x80, -1, true},
       {"f6E2M3FN", _mlir_ciface_f6E2M3FN, OLDPLAIN(f6E2M3FN),
-       _mlir_ciface_sat_f6E2M3FN, OLDSAT(f6E2M3FN), 6, 3, 0, 7.5, -1, -1,
+       _mlir_ciface_sat_f6E2M3FN, OLDSAT(f6E2M3FN),
+       _mlir_ciface_sat_up_f6E2M3FN, OLDSATUP(f6E2M3FN), 6, 3, 0, 7.5, -1, -1,
        false},
       {"f6E3M2FN", _mlir_ciface_f6E3M2FN, OLDPLAIN(f6E3M2FN),
-       _mlir_ciface_sat_f6E3M2FN, OLDSAT(f6E3M2FN), 6, 2, -2, 28.0, -1, -1,
+       _mlir_ciface_sat_f6E3M2FN, OLDSAT(f6E3M2FN),
+       _mlir_ciface_sat_up_f6E3M2FN, OLDSATUP(f6E3M2FN), 6, 2, -2, 28.0, -1, -1,
        false},
       {"f4E2M1FN", _mlir_ciface_f4E2M1FN, OLDPLAIN(f4E2M1FN),
-       _mlir_ciface_sat_f4E2M1FN, OLDSAT(f4E2M1FN), 4, 1, 0, 6.0, -1, -1,
+       _mlir_ciface_sat_f4E2M1FN, OLDSAT(f4E2M1FN),
+       _mlir_ciface_sat_up_f4E2M1FN, OLDSATUP(f4E2M1FN), 4, 1, 0, 6.0, -1, -1,
        false},
   };
   constexpr int64_t kChunk = int64_t{1} << 24;
@@ -134,10 +146,13 @@ int main() {
   MemRef1D c{old.data(), old.data(), 0, {kChunk}, {1}};
   int failures = 0;
   for (const Format &f : formats) {
-    for (bool clamped : {false, true}) {
-      Kernel *kernel = clamped ? f.sat : f.kernel;
-      Kernel *oldKernel = clamped ? f.oldSat : f.old;
-      const char *kind = clamped ? "clamped first" : "plain";
+    for (int form = 0; form < 3; ++form) {
+      bool clamped = form > 0;
+      Kernel *kernel = form == 0 ? f.kernel : form == 1 ? f.sat : f.satUp;
+      Kernel *oldKernel = form == 0 ? f.old : form == 1 ? f.oldSat : f.oldSatUp;
+      const char *kind = form == 0   ? "plain"
+                         : form == 1 ? "clamped first"
+                                     : "clamped first, upper bound first";
       uint64_t mismatches = 0, oldMismatches = 0;
       for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
         for (int64_t i = 0; i < kChunk; ++i) {

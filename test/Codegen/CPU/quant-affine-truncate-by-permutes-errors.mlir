@@ -1,6 +1,10 @@
 // RUN: quant-affine-opt %s \
 // RUN:   --pass-pipeline="builtin.module(func.func(quant-affine-truncate-by-permutes{register-bytes=6}))" \
 // RUN:   -verify-diagnostics -split-input-file
+// RUN: not quant-affine-opt %s \
+// RUN:   --pass-pipeline="builtin.module(func.func(quant-affine-truncate-by-permutes{register-bytes=-64}))" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: register-bytes must be a power of two of at least 4, got -64
 
 // A register that holds no whole number of i32 lanes is refused, not divided
 // by.

@@ -8,10 +8,11 @@
 // Two registers of i32: their low bytes picked by one two-source shuffle.
 // CHECK-LABEL: func.func @pair
 // CHECK-SAME: (%[[X:.*]]: vector<32xi32>)
-// CHECK-DAG: %[[LO:.*]] = vector.extract_strided_slice %[[X]] {offsets = [0], sizes = [16], strides = [1]} : vector<32xi32> to vector<16xi32>
-// CHECK-DAG: %[[HI:.*]] = vector.extract_strided_slice %[[X]] {offsets = [16], sizes = [16], strides = [1]} : vector<32xi32> to vector<16xi32>
-// CHECK-DAG: %[[LOB:.*]] = vector.bitcast %[[LO]] : vector<16xi32> to vector<64xi8>
-// CHECK-DAG: %[[HIB:.*]] = vector.bitcast %[[HI]] : vector<16xi32> to vector<64xi8>
+// CHECK-NOT: ub.poison
+// CHECK: %[[LO:.*]] = vector.extract_strided_slice %[[X]] {offsets = [0], sizes = [16], strides = [1]} : vector<32xi32> to vector<16xi32>
+// CHECK: %[[LOB:.*]] = vector.bitcast %[[LO]] : vector<16xi32> to vector<64xi8>
+// CHECK: %[[HI:.*]] = vector.extract_strided_slice %[[X]] {offsets = [16], sizes = [16], strides = [1]} : vector<32xi32> to vector<16xi32>
+// CHECK: %[[HIB:.*]] = vector.bitcast %[[HI]] : vector<16xi32> to vector<64xi8>
 // CHECK: %[[R:.*]] = vector.shuffle %[[LOB]], %[[HIB]] [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124] : vector<64xi8>, vector<64xi8>
 // CHECK-NOT: arith.trunci
 // CHECK: return %[[R]]
@@ -68,18 +69,21 @@ func.func @rows(%x: vector<2x32xi32>) -> vector<2x32xi8> {
 // -----
 
 // Left to LLVM: less than a register pair per row, i64 lanes, a truncation
-// to another width, scalars, scalable vectors.
+// to another width, scalars, scalable vectors, 0-D vectors.
 // CHECK-LABEL: func.func @kept
-// CHECK-COUNT-6: arith.trunci
+// CHECK-COUNT-7: arith.trunci
 // CHECK-NOT: vector.shuffle
 func.func @kept(%a: vector<16xi32>, %b: vector<48xi32>, %c: vector<32xi64>,
-                %d: vector<32xi32>, %e: i32, %f: vector<[32]xi32>)
-    -> (vector<16xi8>, vector<48xi8>, vector<32xi8>, vector<32xi16>, i8, vector<[32]xi8>) {
+                %d: vector<32xi32>, %e: i32, %f: vector<[32]xi32>,
+                %g: vector<i32>)
+    -> (vector<16xi8>, vector<48xi8>, vector<32xi8>, vector<32xi16>, i8,
+        vector<[32]xi8>, vector<i8>) {
   %0 = arith.trunci %a : vector<16xi32> to vector<16xi8>
   %1 = arith.trunci %b : vector<48xi32> to vector<48xi8>
   %2 = arith.trunci %c : vector<32xi64> to vector<32xi8>
   %3 = arith.trunci %d : vector<32xi32> to vector<32xi16>
   %4 = arith.trunci %e : i32 to i8
   %5 = arith.trunci %f : vector<[32]xi32> to vector<[32]xi8>
-  return %0, %1, %2, %3, %4, %5 : vector<16xi8>, vector<48xi8>, vector<32xi8>, vector<32xi16>, i8, vector<[32]xi8>
+  %6 = arith.trunci %g : vector<i32> to vector<i8>
+  return %0, %1, %2, %3, %4, %5, %6 : vector<16xi8>, vector<48xi8>, vector<32xi8>, vector<32xi16>, i8, vector<[32]xi8>, vector<i8>
 }

@@ -114,6 +114,39 @@ func.func @truncf_other_clamps(%y: f32, %m: f32) -> (f8E4M3FN, f8E4M3FN) {
   return %t, %t2 : f8E4M3FN, f8E4M3FN
 }
 
+// Not quantize's clamp either, so not folded (each is encoded from its own
+// last select, never from %y itself): the selects' operands swapped, an
+// unordered compare, a compare of another value, the bounds the wrong way
+// round.
+// CHECK-LABEL: func.func @truncf_not_clamps
+// CHECK-NOT: arith.bitcast %arg0 : f32 to i32
+// CHECK: return
+func.func @truncf_not_clamps(%y: f32, %z: f32) -> (f8E4M3FN, f8E4M3FN, f8E4M3FN, f8E4M3FN) {
+  %lo = arith.constant -448.0 : f32
+  %hi = arith.constant 448.0 : f32
+  %b0 = arith.cmpf olt, %y, %lo : f32
+  %l0 = arith.select %b0, %y, %lo : f32
+  %a0 = arith.cmpf olt, %hi, %l0 : f32
+  %c0 = arith.select %a0, %hi, %l0 : f32
+  %t0 = arith.truncf %c0 : f32 to f8E4M3FN
+  %b1 = arith.cmpf ult, %y, %lo : f32
+  %l1 = arith.select %b1, %lo, %y : f32
+  %a1 = arith.cmpf ult, %hi, %l1 : f32
+  %c1 = arith.select %a1, %hi, %l1 : f32
+  %t1 = arith.truncf %c1 : f32 to f8E4M3FN
+  %b2 = arith.cmpf olt, %z, %lo : f32
+  %l2 = arith.select %b2, %lo, %y : f32
+  %a2 = arith.cmpf olt, %hi, %l2 : f32
+  %c2 = arith.select %a2, %hi, %l2 : f32
+  %t2 = arith.truncf %c2 : f32 to f8E4M3FN
+  %b3 = arith.cmpf olt, %y, %hi : f32
+  %l3 = arith.select %b3, %hi, %y : f32
+  %a3 = arith.cmpf olt, %lo, %l3 : f32
+  %c3 = arith.select %a3, %lo, %l3 : f32
+  %t3 = arith.truncf %c3 : f32 to f8E4M3FN
+  return %t0, %t1, %t2, %t3 : f8E4M3FN, f8E4M3FN, f8E4M3FN, f8E4M3FN
+}
+
 // f16 and bf16 go through f32 exactly; f64 is rounded onto the grid in f64
 // (Utils/FloatFormula.h's roundToGrid: one roundeven).
 // CHECK-LABEL: func.func @truncf_f16_f64

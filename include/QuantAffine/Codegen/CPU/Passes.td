@@ -218,16 +218,17 @@ def QuantAffineTruncateByPermutesPass
   let description = [{
     Rewrites `arith.trunci` of a vector of i16 or i32 to i8 whose rows (its
     innermost dim) fill a whole number of pairs of `register-bytes`-byte
-    registers, row by row (`vector.extract`/`vector.insert` over the leading
-    dims, LLVM's arrays of rows): each pair is split off (`vector.extract_strided_slice`), bitcast to bytes
-    and shuffled into the low byte of each lane (one two-source
-    `vector.shuffle`), and the pieces are concatenated. On x86 with AVX-512
-    VBMI, LLVM selects each shuffle as one `vpermt2b`; it lowers the
-    truncation itself to one `vpmovdb` per register (two micro-ops on Zen 4
-    and Zen 5) and inserts to join the pieces. Exact on little-endian
-    targets, where a lane's low byte is its first: the CPU pipeline runs it
-    only for x86 targets with VBMI (`CPUTarget.h`). `register-bytes` 0
-    leaves every truncation as it is.
+    registers, row by row (`vector.extract`/`vector.insert` over the
+    leading dims, LLVM's arrays of rows): each pair is split off
+    (`vector.extract_strided_slice`), bitcast to bytes and shuffled into
+    the low byte of each lane (one two-source `vector.shuffle`), and the
+    pieces are concatenated. On x86 with AVX-512 VBMI, LLVM selects each
+    shuffle as one `vpermt2b`; it lowers the truncation itself to one
+    `vpmovdb` per register (two micro-ops on Zen 4 and Zen 5) and inserts
+    to join the pieces. Exact on little-endian targets, where a lane's low
+    byte is its first: the CPU pipeline runs it only for x86 targets with
+    VBMI (`CPUTarget.h`). `register-bytes` 0 leaves every truncation as it
+    is; anything else must be a power of two of at least 4.
   }];
   let options = [
     Option<"registerBytes", "register-bytes", "int64_t", /*default=*/"0",

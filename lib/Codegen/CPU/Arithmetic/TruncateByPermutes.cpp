@@ -48,7 +48,8 @@ struct TruncateToBytesByPermutes : OpRewritePattern<arith::TruncIOp> {
                                 PatternRewriter &rewriter) const override {
     auto source = dyn_cast<VectorType>(op.getIn().getType());
     auto result = dyn_cast<VectorType>(op.getType());
-    if (!source || source.isScalable() || !result.getElementType().isInteger(8))
+    if (!source || source.getRank() == 0 || source.isScalable() ||
+        !result.getElementType().isInteger(8))
       return rewriter.notifyMatchFailure(op, "not a vector truncation to i8");
     unsigned width = source.getElementTypeBitWidth();
     if (width != 16 && width != 32)
@@ -57,22 +58,23 @@ struct TruncateToBytesByPermutes : OpRewritePattern<arith::TruncIOp> {
     if (source.getShape().back() % (2 * registerLanes))
       return rewriter.notifyMatchFailure(op, "rows not whole register pairs");
 
-    // Row by row: the leading dims are LLVM arrays of rows.
     Location loc = op.getLoc();
-    Value truncated = ub::PoisonOp::create(rewriter, loc, result);
     SmallVector<int64_t> leading(source.getShape().drop_back());
+    if (leading.empty()) {
+      rewriter.replaceOp(op, truncateRow(rewriter, loc, op.getIn(), width / 8));
+      return success();
+    }
+    // Row by row: the leading dims are LLVM arrays of rows.
+    Value truncated = ub::PoisonOp::create(rewriter, loc, result);
+    SmallVector<int64_t> strides = computeStrides(leading);
     int64_t rows = ShapedType::getNumElements(leading);
     for (int64_t row = 0; row < rows; ++row) {
-      SmallVector<int64_t> position = delinearize(row, computeStrides(leading));
-      Value rowValue = op.getIn();
-      if (!position.empty())
-        rowValue = vector::ExtractOp::create(rewriter, loc, rowValue, position);
+      SmallVector<int64_t> position = delinearize(row, strides);
+      Value rowValue =
+          vector::ExtractOp::create(rewriter, loc, op.getIn(), position);
       Value bytes = truncateRow(rewriter, loc, rowValue, width / 8);
-      if (position.empty())
-        truncated = bytes;
-      else
-        truncated =
-            vector::InsertOp::create(rewriter, loc, bytes, truncated, position);
+      truncated =
+          vector::InsertOp::create(rewriter, loc, bytes, truncated, position);
     }
     rewriter.replaceOp(op, truncated);
     return success();
@@ -95,10 +97,13 @@ struct TruncateToBytesByPermutes : OpRewritePattern<arith::TruncIOp> {
       return vector::BitCastOp::create(rewriter, loc, bytesType, lanesOf);
     };
     SmallVector<Value> pieces;
-    for (int64_t first = 0; first < lanes; first += 2 * registerLanes)
-      pieces.push_back(vector::ShuffleOp::create(
-          rewriter, loc, registerBytesAt(first),
-          registerBytesAt(first + registerLanes), lowBytes));
+    for (int64_t first = 0; first < lanes; first += 2 * registerLanes) {
+      // In this order: the IR is the same whatever the compiler.
+      Value low = registerBytesAt(first);
+      Value high = registerBytesAt(first + registerLanes);
+      pieces.push_back(
+          vector::ShuffleOp::create(rewriter, loc, low, high, lowBytes));
+    }
     return quant_affine::joinSideBySide(rewriter, loc, pieces);
   }
 
@@ -111,12 +116,12 @@ struct QuantAffineTruncateByPermutesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (registerBytes <= 0) {
+    if (registerBytes == 0) {
       markAllAnalysesPreserved();
       return;
     }
     // Whole i32 lanes in a register, a power of two of them.
-    if (registerBytes % 4 || !llvm::isPowerOf2_64(registerBytes)) {
+    if (registerBytes < 4 || !llvm::isPowerOf2_64(registerBytes)) {
       getOperation().emitError()
           << "quant-affine-truncate-by-permutes: register-bytes must be a "
              "power of two of at least 4, got "

@@ -169,7 +169,8 @@ Value encodeF32(Builder &z, Value x, const NarrowFormat &f,
                             c((int64_t{1} << (shift - 1)) - 1 - rebias)),
       odd);
   Value normal = arith::ShRSIOp::create(b, loc, rounded, c(shift));
-  // Past the largest code: overflow, inf and NaN.
+  // Past the largest code: overflow, inf and NaN (with `saturate`, NaN
+  // alone).
   Value overflow;
   if (f.infCode || !f.nanCode) // to inf, or saturating
     normal = arith::MinSIOp::create(b, loc, normal,
