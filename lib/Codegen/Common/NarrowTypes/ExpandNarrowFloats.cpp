@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -340,17 +341,6 @@ Value decode(Builder &z, Value code, const NarrowFormat &f) {
   return z.bitcast(bits, f32);
 }
 
-/// Whether `v` is the constant `value` (a scalar or a splat).
-bool isFloatConstant(Value v, double value) {
-  Attribute attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return false;
-  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
-    attr = splat.getSplatValue<Attribute>();
-  auto number = dyn_cast<FloatAttr>(attr);
-  return number && number.getValueAsDouble() == value;
-}
-
 /// `x` where `v` is `x` clamped to [-bound, bound] the way quantize clamps
 /// (`select(cmpf olt)` against each bound, NaN passing; either bound
 /// first), or null.
@@ -361,10 +351,12 @@ Value symmetricClampSource(Value v, double bound) {
       return {};
     auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
     Value limit = select.getTrueValue(), inner = select.getFalseValue();
+    APFloat limitValue(0.0); // a scalar or splat constant
     if (!compare || compare.getPredicate() != arith::CmpFPredicate::OLT ||
         compare.getLhs() != (upper ? limit : inner) ||
         compare.getRhs() != (upper ? inner : limit) ||
-        !isFloatConstant(limit, upper ? bound : -bound))
+        !matchPattern(limit, m_ConstantFloat(&limitValue)) ||
+        !limitValue.isExactlyValue(upper ? bound : -bound))
       return {};
     return inner;
   };
