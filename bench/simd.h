@@ -313,6 +313,42 @@ inline VecI packI32ToI8(VecI a, VecI b, VecI c, VecI d) {
 #endif
 }
 
+/// Packs 64 4-bit codes (one per byte of `codes`, only the low nibble used)
+/// into 32 bytes at `dst`, two per byte, low nibble first: per 16-bit pair,
+/// (first & 0xF) | (second & 0xF) << 4, then narrowed to bytes.
+inline void storeNibbles64(void *dst, const int8_t *codes) {
+#if defined(__AVX512BW__)
+  __m512i w = _mm512_loadu_si512(codes);
+  __m512i merged = _mm512_or_si512(
+      _mm512_and_si512(w, _mm512_set1_epi16(0x000F)),
+      _mm512_and_si512(_mm512_srli_epi16(w, 4), _mm512_set1_epi16(0x00F0)));
+  _mm256_storeu_si256(static_cast<__m256i *>(dst),
+                      _mm512_cvtepi16_epi8(merged));
+#elif defined(__AVX2__)
+  auto merge = [](const int8_t *p) {
+    __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    return _mm256_or_si256(
+        _mm256_and_si256(w, _mm256_set1_epi16(0x000F)),
+        _mm256_and_si256(_mm256_srli_epi16(w, 4), _mm256_set1_epi16(0x00F0)));
+  };
+  // packus interleaves 128-bit halves; the permute puts them back in order.
+  __m256i bytes = _mm256_permute4x64_epi64(
+      _mm256_packus_epi16(merge(codes), merge(codes + 32)), 0xD8);
+  _mm256_storeu_si256(static_cast<__m256i *>(dst), bytes);
+#else
+  auto merge = [](const int8_t *p) {
+    __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    return _mm_or_si128(
+        _mm_and_si128(w, _mm_set1_epi16(0x000F)),
+        _mm_and_si128(_mm_srli_epi16(w, 4), _mm_set1_epi16(0x00F0)));
+  };
+  auto *out = static_cast<__m128i *>(dst);
+  _mm_storeu_si128(out, _mm_packus_epi16(merge(codes), merge(codes + 16)));
+  _mm_storeu_si128(out + 1,
+                   _mm_packus_epi16(merge(codes + 32), merge(codes + 48)));
+#endif
+}
+
 //===-- f32 -----------------------------------------------------------------//
 
 inline VecF set1F(float x) {

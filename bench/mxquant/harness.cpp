@@ -8,10 +8,15 @@
 //          --quant-affine-cpu-pipeline="openmp=true";
 //   plain  the same formats as a straightforward C++ loop per block (scale,
 //          then each element divided and rounded to the element format);
-//   limit  the access pattern's fastest loop: read each input element once
-//          and write its code and each block's scale byte once (per block
-//          of 16 or 32: a max, a multiply, a convert, a pack, in the
-//          target's vectors: simd.h), with plain or non-temporal stores.
+//   limit  the access pattern's fastest loop, the fastest of: loops that
+//          read each input element once and write its code and each block's
+//          scale byte once (per block of 16 or 32: a max, a multiply, a
+//          convert, a pack, in the target's vectors: simd.h), with plain or
+//          non-temporal stores; and limits.h's loops for reading f32 and
+//          writing 8 or 4 bits an element, which do no arithmetic and skip
+//          the scale bytes (with 16 elements a block and one thread, the
+//          per-block horizontal max makes the computing loop compute-bound,
+//          so it alone would understate the limit).
 // MXFP8: E8M0 FLOOR scales per 32, f8E4M3FN codes (a byte each). NVFP4:
 // two-level, E4M3 scales per 16 under an f32 tensor scale given to the
 // kernel, f4E2M1FN codes two per byte, low nibble first.
@@ -23,11 +28,14 @@
 //   harness ROUNDS   -> CSV: case,threads,variant,seconds,bytes (after a
 //                       first line "# target: ...")
 #include "common.h"
+#include "limits.h"
 
 #include <omp.h>
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 struct MemRef0D {
@@ -158,10 +166,8 @@ float limit(const float *x, int64_t rows, uint8_t *q, uint8_t *s) {
       }
       sink = std::max(sink, float(codes[kStep - 1]));
       if constexpr (Nibbles) {
-        alignas(64) uint8_t packed[kStep / 2];
-        for (int i = 0; i < kStep / 2; ++i)
-          packed[i] = uint8_t((codes[2 * i] & 15) | codes[2 * i + 1] << 4);
-        std::memcpy(q + (r * kCols + j) / 2, packed, kStep / 2);
+        static_assert(kStep == 64, "storeNibbles64 packs 64 codes");
+        storeNibbles64(q + (r * kCols + j) / 2, codes);
       } else {
         for (int v = 0; v < kStep; v += kBytes) {
           VecI c = loadI(codes + v);
@@ -254,11 +260,27 @@ int main(int argc, char **argv) {
       ++failures;
       continue;
     }
-    using LimitFn = float (*)(const float *, int64_t, uint8_t *, uint8_t *);
-    std::vector<LimitFn> variants =
-        c.nvfp4 ? std::vector<LimitFn>{limit<16, true, false>}
-                : std::vector<LimitFn>{limit<32, false, false>,
-                                       limit<32, false, true>};
+    using ComputingLimit =
+        float (*)(const float *, int64_t, uint8_t *, uint8_t *);
+    std::vector<ComputingLimit> computing =
+        c.nvfp4 ? std::vector<ComputingLimit>{limit<16, true, false>}
+                : std::vector<ComputingLimit>{limit<32, false, false>,
+                                              limit<32, false, true>};
+    std::vector<std::string> names;
+    std::vector<std::function<void(const float *)>> variants;
+    for (ComputingLimit fn : computing) {
+      names.push_back("computing");
+      variants.push_back([&, fn](const float *x) {
+        volatile float sink = fn(x, c.rows, ref, rs.data());
+        (void)sink;
+      });
+    }
+    for (const limits_detail::LimitVariant &v :
+         limitVariants({32, c.nvfp4 ? 4 : 8})) {
+      names.push_back(v.name);
+      variants.push_back(
+          [&, fn = v.fn](const float *x) { fn(x, ref, c.rows, kCols); });
+    }
     CopyRotation nextCopy(copies);
     for (int threads : {1, 2}) {
       omp_set_num_threads(threads);
@@ -271,10 +293,9 @@ int main(int argc, char **argv) {
         plain(c, xs[nextCopy()]);
         double t2 = now();
         for (size_t v = 0; v < variants.size(); ++v) {
+          const float *x = xs[nextCopy()];
           double start = now();
-          volatile float sink =
-              variants[v](xs[nextCopy()], c.rows, ref, rs.data());
-          (void)sink;
+          variants[v](x);
           tLimit[v].push_back(now() - start);
         }
         tOurs.push_back(t1 - t0);
@@ -287,8 +308,14 @@ int main(int argc, char **argv) {
                   traffic);
       std::printf("%s,%d,plain,%.9g,%lld\n", c.name, threads, median(tPlain),
                   traffic);
+      size_t fastest = 0;
+      for (size_t v = 1; v < variants.size(); ++v)
+        if (median(tLimit[v]) < median(tLimit[fastest]))
+          fastest = v;
+      std::printf("# %s, %d threads: the limit is the %s loop\n", c.name,
+                  threads, names[fastest].c_str());
       std::printf("%s,%d,limit,%.9g,%lld\n", c.name, threads,
-                  fastestMedian(tLimit), traffic);
+                  median(tLimit[fastest]), traffic);
       std::fflush(stdout);
     }
   }
