@@ -4,8 +4,11 @@
 // RUN: quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=262144" -split-input-file | FileCheck %s --check-prefix=NEST
 // RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=-1" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: large-nest-bytes must be at least 0, got -1
+// RUN: quant-affine-opt %s --quant-affine-prefetch-streams="large-nest-bytes=262144 reread-locality=2" -split-input-file | FileCheck %s --check-prefix=REREADL2
 // RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="locality=4" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADLOC
 // BADLOC: locality must be 0 to 3, got 4
+// RUN: not quant-affine-opt %s --quant-affine-prefetch-streams="reread-locality=7" -split-input-file 2>&1 | FileCheck %s --check-prefix=BADREREAD
+// BADREREAD: reread-locality must be 0 to 3, got 7
 // A loop that streams its stores prefetches what it loads 4 KiB (1024 f32)
 // further on in the whole argument, row-major, into L2 (locality 2), each
 // 64-byte line of the load: the first clamped so that the last is at most
@@ -252,8 +255,9 @@ func.func @single_element(%x: memref<256x256xf32>, %p: memref<256x256xf32>, %m: 
 // A loop that rereads the row tile an earlier loop of the tile read (the
 // quantization after a block reduction) finds those lines in the cache: it
 // prefetches the same place in the next row tile, the tile's view (1 KiB,
-// 256 f32) further on. The reduction, with plain stores, prefetches only in
-// a large nest, 4 KiB ahead.
+// 256 f32) further on, into L1 (reread-locality 3): two loops read it soon.
+// The reduction, with plain stores, prefetches only in a large nest, 4 KiB
+// ahead, into L2 (locality 2).
 // CHECK-LABEL: func.func @reread_row
 // CHECK: scf.for
 // CHECK-NOT: memref.prefetch
@@ -261,16 +265,22 @@ func.func @single_element(%x: memref<256x256xf32>, %p: memref<256x256xf32>, %m: 
 // CHECK: scf.for
 // CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c256
 // CHECK: arith.minui %[[NEXT]]
-// CHECK: memref.prefetch
+// CHECK: memref.prefetch {{.*}}, read, locality<3>, data
 // CHECK: vector.load
 // CHECK: vector.store {{.*}} {nontemporal = true}
 // NEST-LABEL: func.func @reread_row
 // NEST: scf.for
 // NEST: arith.addi %{{.*}}, %c1024
-// NEST: memref.prefetch
+// NEST: memref.prefetch {{.*}}, read, locality<2>, data
 // NEST: vector.reduction
 // NEST: arith.addi %{{.*}}, %c256
-// NEST: memref.prefetch
+// NEST: memref.prefetch {{.*}}, read, locality<3>, data
+// REREADL2-LABEL: func.func @reread_row
+// REREADL2: arith.addi %{{.*}}, %c1024
+// REREADL2: memref.prefetch {{.*}}, read, locality<2>, data
+// REREADL2: vector.reduction
+// REREADL2: arith.addi %{{.*}}, %c256
+// REREADL2: memref.prefetch {{.*}}, read, locality<2>, data
 func.func @reread_row(%x: memref<256x256xf32>, %y: memref<256x256xi8>, %m: memref<256xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -201,13 +201,15 @@ std::optional<int64_t> rereadSlabBytes(vector::LoadOp load) {
 /// Prefetches the element `distanceBytes` after the first one `load` reads
 /// (where it rereads a row tile's slab, the slab's bytes instead), in its
 /// root memref's row-major order, clamped to the last element, with the
-/// given temporal locality.
+/// given temporal locality (`rereadLocality` for a slab).
 void prefetchAhead(vector::LoadOp load, int64_t distanceBytes,
-                   unsigned locality) {
+                   unsigned locality, unsigned rereadLocality) {
   if (inCacheAlready(load))
     return;
-  if (std::optional<int64_t> slab = rereadSlabBytes(load))
+  if (std::optional<int64_t> slab = rereadSlabBytes(load)) {
     distanceBytes = *slab;
+    locality = rereadLocality;
+  }
   OpBuilder b(load);
   Location loc = load.getLoc();
   FailureOr<FlatAddress> address =
@@ -301,11 +303,13 @@ struct QuantAffinePrefetchStreamsPass
   void runOnOperation() override {
     if (distance <= 0)
       return markAllAnalysesPreserved();
-    if (locality > 3) {
-      getOperation().emitError("locality must be 0 to 3, got ")
-          << static_cast<unsigned>(locality);
-      return signalPassFailure();
-    }
+    for (auto [name, value] :
+         {std::pair<StringRef, unsigned>{"locality", locality},
+          {"reread-locality", rereadLocality}})
+      if (value > 3) {
+        getOperation().emitError() << name << " must be 0 to 3, got " << value;
+        return signalPassFailure();
+      }
     if (largeNestBytes < 0) {
       getOperation().emitError("large-nest-bytes must be at least 0, got ")
           << static_cast<int64_t>(largeNestBytes);
@@ -338,7 +342,7 @@ struct QuantAffinePrefetchStreamsPass
       if (scf::ForOp loop = tileLoopOf(load))
         prefetchNextIteration(load, loop, locality);
       else
-        prefetchAhead(load, distance, locality);
+        prefetchAhead(load, distance, locality, rereadLocality);
     }
   }
 };
