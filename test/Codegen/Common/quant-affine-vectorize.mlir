@@ -244,6 +244,68 @@ func.func @scaled_blocks_long(%a: tensor<4x8x128xf32>, %s: tensor<4x8xf8E8M0FNU>
   return %r : tensor<4x8x128xf32>
 }
 
+// A block's scale times a per-tensor one (two-level NVFP4): the product is
+// computed once per block, on the 8 scales of the tile, then spread over
+// the blocks' lanes, not once per lane.
+// BLOCKS-LABEL: func.func @scaled_blocks_two_level
+// BLOCKS: %[[T:.*]] = vector.broadcast %{{.*}} : f32 to vector<1x8xf32>
+// BLOCKS: %[[S:.*]] = arith.extf %{{.*}} : vector<1x8xf8E4M3FN> to vector<1x8xf32>
+// BLOCKS: %[[P:.*]] = arith.mulf %[[T]], %[[S]] : vector<1x8xf32>
+// BLOCKS: %[[W:.*]] = vector.broadcast %[[P]] : vector<1x8xf32> to vector<32x1x8xf32>
+// BLOCKS: %[[WT:.*]] = vector.transpose %[[W]], [1, 2, 0]
+// BLOCKS-NOT: arith.mulf
+// BLOCKS: arith.divf %{{.*}}, %[[WT]] : vector<1x8x32xf32>
+func.func @scaled_blocks_two_level(%a: tensor<4x8x32xf32>, %s: tensor<4x8xf8E4M3FN>, %t: f32) -> tensor<4x8x32xf32> {
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %s : tensor<4x8x32xf32>, tensor<4x8xf8E4M3FN>) outs(%e : tensor<4x8x32xf32>) {
+  ^bb0(%x: f32, %c: f8E4M3FN, %o: f32):
+    %cf = arith.extf %c : f8E4M3FN to f32
+    %bs = arith.mulf %t, %cf : f32
+    %q = arith.divf %x, %bs : f32
+    linalg.yield %q : f32
+  } -> tensor<4x8x32xf32>
+  return %r : tensor<4x8x32xf32>
+}
+
+// Elementwise ops whose operands replicate one smaller vector the same way
+// (a broadcast under the same transpose), beside broadcast scalars or splat
+// constants, compute on the smaller vector and replicate the result. Left
+// alone: an operand that varies per lane, and replications of different
+// shapes.
+// CHECK-LABEL: func.func @replicated_vectors(
+// CHECK-SAME: %[[S:[a-z0-9]*]]: f32, %[[A:[a-z0-9]*]]: vector<4xf32>, %[[B:[a-z0-9]*]]: vector<4xf32>, %[[C:[a-z0-9]*]]: vector<8xf32>, %[[X:[a-z0-9]*]]: vector<4x8xf32>
+// CHECK: %[[AB:.*]] = vector.broadcast %[[A]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: %[[AT:.*]] = vector.transpose %[[AB]], [1, 0]
+// CHECK: %[[CB:.*]] = vector.broadcast %[[C]] : vector<8xf32> to vector<4x8xf32>
+// CHECK: %[[SN:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[SN]], %[[A]] : vector<4xf32>
+// CHECK: vector.broadcast %[[SCALED]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: vector.transpose
+// CHECK: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : vector<4xf32>
+// CHECK: vector.broadcast %[[SUM]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: vector.transpose
+// CHECK: arith.addf %[[AT]], %[[CB]] : vector<4x8xf32>
+// CHECK: arith.mulf %[[AT]], %[[X]] : vector<4x8xf32>
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
+// CHECK: %[[PLUS:.*]] = arith.addf %[[B]], %[[ONE]] : vector<4xf32>
+// CHECK: vector.broadcast %[[PLUS]] : vector<4xf32> to vector<8x4xf32>
+func.func @replicated_vectors(%s: f32, %a: vector<4xf32>, %b: vector<4xf32>, %c: vector<8xf32>, %x: vector<4x8xf32>) -> (vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>) {
+  %sb = vector.broadcast %s : f32 to vector<4x8xf32>
+  %ab = vector.broadcast %a : vector<4xf32> to vector<8x4xf32>
+  %at = vector.transpose %ab, [1, 0] : vector<8x4xf32> to vector<4x8xf32>
+  %bb = vector.broadcast %b : vector<4xf32> to vector<8x4xf32>
+  %bt = vector.transpose %bb, [1, 0] : vector<8x4xf32> to vector<4x8xf32>
+  %cb = vector.broadcast %c : vector<8xf32> to vector<4x8xf32>
+  %one = arith.constant dense<1.0> : vector<4x8xf32>
+  %scaled = arith.mulf %sb, %at : vector<4x8xf32>
+  %sum = arith.addf %at, %bt : vector<4x8xf32>
+  %shapes = arith.addf %at, %cb : vector<4x8xf32>
+  %other = arith.mulf %at, %x : vector<4x8xf32>
+  %plus = arith.addf %bt, %one : vector<4x8xf32>
+  return %scaled, %sum, %shapes, %other, %plus : vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>
+}
+
 // A block's scale does not change across the 16-lane tiles of its block:
 // its slice and broadcast read move out of that loop (on tensors the read
 // is pure; bufferized, LLVM could not move it past the loop's stores).

@@ -20,7 +20,12 @@ namespace quant_affine {
 /// reciprocal once per block instead of once per element. The reads become
 /// reads of their own elements plus vector.broadcast/transpose (upstream's
 /// transfer permutation lowering), and the ops sink past those (upstream's
-/// sink patterns). Other ops are left alone.
+/// sink patterns). Then elementwise ops whose operands replicate one
+/// smaller vector the same way (a vector.broadcast under at most one
+/// vector.transpose), beside broadcast scalars and splat constants, compute
+/// on the smaller vector and replicate their result (a block scale times a
+/// per-tensor scale once per block), which upstream's sink patterns do not
+/// take. Other ops are left alone.
 void narrowBroadcastComputations(Operation *root);
 
 } // namespace quant_affine

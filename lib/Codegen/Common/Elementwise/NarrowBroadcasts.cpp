@@ -42,6 +42,136 @@ static bool isSplatConstant(Value v) {
   return dense && dense.isSplat();
 }
 
+namespace {
+
+/// How a vector operand replicates a smaller vector: a vector.broadcast of
+/// it, under at most one vector.transpose (a block's scale spread over its
+/// tile, as the vectorizer writes it).
+struct Replication {
+  Value source;
+  VectorType broadcastType;
+  std::optional<ArrayRef<int64_t>> permutation;
+
+  static std::optional<Replication> of(Value v) {
+    auto transpose = v.getDefiningOp<vector::TransposeOp>();
+    auto broadcast = (transpose ? transpose.getVector() : v)
+                         .getDefiningOp<vector::BroadcastOp>();
+    if (!broadcast || !isa<VectorType>(broadcast.getSourceType()))
+      return std::nullopt;
+    Replication r{broadcast.getSource(), broadcast.getResultVectorType(), {}};
+    if (transpose)
+      r.permutation = transpose.getPermutation();
+    return r;
+  }
+  bool sameAs(const Replication &other) const {
+    return source.getType() == other.source.getType() &&
+           broadcastType.getShape() == other.broadcastType.getShape() &&
+           permutation == other.permutation;
+  }
+  /// `v` (of the source's shape) replicated as the original operands were.
+  Value apply(PatternRewriter &rewriter, Location loc, Value v) const {
+    auto type =
+        VectorType::get(broadcastType.getShape(), getElementTypeOrSelf(v),
+                        broadcastType.getScalableDims());
+    Value wide = vector::BroadcastOp::create(rewriter, loc, type, v);
+    if (permutation)
+      wide = vector::TransposeOp::create(rewriter, loc, wide, *permutation);
+    return wide;
+  }
+};
+
+/// The scalar broadcast to every lane of `v`, if `v` is such a broadcast.
+Value broadcastScalar(Value v) {
+  auto broadcast = v.getDefiningOp<vector::BroadcastOp>();
+  return broadcast && !isa<VectorType>(broadcast.getSourceType())
+             ? broadcast.getSource()
+             : Value();
+}
+
+/// `v`, which holds one value in every lane (broadcastScalar or
+/// isSplatConstant), in the shape `like`.
+Value uniformIn(PatternRewriter &rewriter, Location loc, Value v,
+                VectorType like) {
+  VectorType type = like.clone(getElementTypeOrSelf(v));
+  if (Value scalar = broadcastScalar(v))
+    return vector::BroadcastOp::create(rewriter, loc, type, scalar);
+  Attribute attr;
+  (void)matchPattern(v, m_Constant(&attr));
+  return arith::ConstantOp::create(
+      rewriter, loc, type,
+      DenseElementsAttr::get(
+          type, cast<DenseElementsAttr>(attr).getSplatValue<Attribute>()));
+}
+
+/// An elementwise op whose vector operands replicate the same smaller
+/// vector in the same way, or hold one value in every lane, computes on
+/// the smaller vector and replicates its result: a block scale times the
+/// per-tensor scale (two-level NVFP4) once per block, not once per lane.
+/// Upstream's sink patterns take only operands that are all broadcasts of
+/// one source type, or all transposes; not a transposed broadcast beside a
+/// broadcast scalar, which is how the vectorizer writes a block's scale
+/// next to a per-tensor one.
+struct ComputeBeforeReplicating : OpTraitRewritePattern<OpTrait::Elementwise> {
+  using OpTraitRewritePattern::OpTraitRewritePattern;
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+        !isa<VectorType>(op->getResult(0).getType()) ||
+        !hasWholeBytes(op->getResult(0).getType()) ||
+        !llvm::all_of(op->getOperandTypes(), hasWholeBytes))
+      return failure();
+    std::optional<Replication> replication;
+    SmallVector<bool> replicated;
+    for (Value operand : op->getOperands()) {
+      std::optional<Replication> r = Replication::of(operand);
+      if (r && replication && !r->sameAs(*replication))
+        return failure();
+      if (r && !replication)
+        replication = r;
+      if (!r && !broadcastScalar(operand) && !isSplatConstant(operand))
+        return failure();
+      replicated.push_back(r.has_value());
+    }
+    if (!replication)
+      return failure();
+    auto narrow = cast<VectorType>(replication->source.getType());
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    for (auto [operand, isReplicated] :
+         llvm::zip(op->getOperands(), replicated)) {
+      if (isReplicated) {
+        operands.push_back(Replication::of(operand)->source);
+        continue;
+      }
+      operands.push_back(uniformIn(rewriter, loc, operand, narrow));
+    }
+    Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
+    Operation *computed =
+        rewriter.create(loc, op->getName().getIdentifier(), operands,
+                        {narrow.clone(resultElement)}, op->getAttrs());
+    SmallVector<Operation *> wideOperands;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        wideOperands.push_back(def);
+    rewriter.replaceOp(
+        op, replication->apply(rewriter, loc, computed->getResult(0)));
+    // The wide operands' broadcasts and transposes, now unused.
+    while (!wideOperands.empty()) {
+      Operation *def = wideOperands.pop_back_val();
+      if (!isa<vector::BroadcastOp, vector::TransposeOp>(def) ||
+          !def->use_empty())
+        continue;
+      if (Operation *source = def->getOperand(0).getDefiningOp())
+        wideOperands.push_back(source);
+      rewriter.eraseOp(def);
+    }
+    return success();
+  }
+};
+
+} // namespace
+
 void mlir::quant_affine::narrowBroadcastComputations(Operation *root) {
   // Each broadcasting read that an elementwise op computes on, and the
   // elementwise ops whose vector operands are all such reads, ops already
@@ -76,14 +206,31 @@ void mlir::quant_affine::narrowBroadcastComputations(Operation *root) {
     if (chain.size() > 1)
       ops.insert(chain.begin(), chain.end());
   });
-  if (ops.empty())
-    return;
   MLIRContext *ctx = root->getContext();
+  if (!ops.empty()) {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    (void)applyOpPatternsGreedily(
+        ops.getArrayRef(), std::move(patterns),
+        GreedyRewriteConfig().setStrictness(
+            GreedyRewriteStrictness::ExistingAndNewOps));
+  }
+  // Then the elementwise ops on replicated vectors beside uniform ones
+  // (ComputeBeforeReplicating), and what they feed in turn.
+  SmallVector<Operation *> onReplicated;
+  root->walk([&](Operation *op) {
+    if (OpTrait::hasElementwiseMappableTraits(op) &&
+        llvm::any_of(op->getOperands(),
+                     [](Value v) { return Replication::of(v).has_value(); }))
+      onReplicated.push_back(op);
+  });
+  if (onReplicated.empty())
+    return;
   RewritePatternSet patterns(ctx);
-  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-  vector::populateSinkVectorOpsPatterns(patterns);
+  patterns.add<ComputeBeforeReplicating>(ctx);
   (void)applyOpPatternsGreedily(
-      ops.getArrayRef(), std::move(patterns),
+      onReplicated, std::move(patterns),
       GreedyRewriteConfig().setStrictness(
           GreedyRewriteStrictness::ExistingAndNewOps));
 }
