@@ -270,27 +270,36 @@ func.func @scaled_blocks_two_level(%a: tensor<4x8x32xf32>, %s: tensor<4x8xf8E4M3
 
 // Elementwise ops whose operands replicate one smaller vector the same way
 // (a broadcast under the same transpose), beside broadcast scalars or splat
-// constants, compute on the smaller vector and replicate the result. Left
-// alone: an operand that varies per lane, and replications of different
-// shapes.
+// constants, compute on the smaller vector and replicate the result; so do
+// the ops they feed (@replicated_chain), and an op that takes the same
+// replicated value twice. Left alone: an operand that varies per lane, and
+// replications of different shapes. The wide broadcasts no op uses any
+// more are gone.
 // CHECK-LABEL: func.func @replicated_vectors(
 // CHECK-SAME: %[[S:[a-z0-9]*]]: f32, %[[A:[a-z0-9]*]]: vector<4xf32>, %[[B:[a-z0-9]*]]: vector<4xf32>, %[[C:[a-z0-9]*]]: vector<8xf32>, %[[X:[a-z0-9]*]]: vector<4x8xf32>
+// CHECK-NOT: vector.broadcast %[[B]]
+// CHECK-NOT: vector.broadcast %[[S]] : f32 to vector<4x8xf32>
 // CHECK: %[[AB:.*]] = vector.broadcast %[[A]] : vector<4xf32> to vector<8x4xf32>
-// CHECK: %[[AT:.*]] = vector.transpose %[[AB]], [1, 0]
-// CHECK: %[[CB:.*]] = vector.broadcast %[[C]] : vector<8xf32> to vector<4x8xf32>
+// CHECK-NEXT: %[[AT:.*]] = vector.transpose %[[AB]], [1, 0]
+// CHECK-NEXT: %[[CB:.*]] = vector.broadcast %[[C]] : vector<8xf32> to vector<4x8xf32>
 // CHECK: %[[SN:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK: %[[SCALED:.*]] = arith.mulf %[[SN]], %[[A]] : vector<4xf32>
-// CHECK: vector.broadcast %[[SCALED]] : vector<4xf32> to vector<8x4xf32>
-// CHECK: vector.transpose
+// CHECK: %[[SCALEDB:.*]] = vector.broadcast %[[SCALED]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: %[[SCALEDT:.*]] = vector.transpose %[[SCALEDB]], [1, 0] : vector<8x4xf32> to vector<4x8xf32>
 // CHECK: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : vector<4xf32>
-// CHECK: vector.broadcast %[[SUM]] : vector<4xf32> to vector<8x4xf32>
-// CHECK: vector.transpose
-// CHECK: arith.addf %[[AT]], %[[CB]] : vector<4x8xf32>
-// CHECK: arith.mulf %[[AT]], %[[X]] : vector<4x8xf32>
+// CHECK: %[[SUMB:.*]] = vector.broadcast %[[SUM]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: %[[SUMT:.*]] = vector.transpose %[[SUMB]], [1, 0]
+// CHECK: %[[SHAPES:.*]] = arith.addf %[[AT]], %[[CB]] : vector<4x8xf32>
+// CHECK: %[[OTHER:.*]] = arith.mulf %[[AT]], %[[X]] : vector<4x8xf32>
 // CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
 // CHECK: %[[PLUS:.*]] = arith.addf %[[B]], %[[ONE]] : vector<4xf32>
-// CHECK: vector.broadcast %[[PLUS]] : vector<4xf32> to vector<8x4xf32>
-func.func @replicated_vectors(%s: f32, %a: vector<4xf32>, %b: vector<4xf32>, %c: vector<8xf32>, %x: vector<4x8xf32>) -> (vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>) {
+// CHECK: %[[PLUSB:.*]] = vector.broadcast %[[PLUS]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: %[[PLUST:.*]] = vector.transpose %[[PLUSB]], [1, 0]
+// CHECK: %[[TWICE:.*]] = arith.addf %[[A]], %[[A]] : vector<4xf32>
+// CHECK: %[[TWICEB:.*]] = vector.broadcast %[[TWICE]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: %[[TWICET:.*]] = vector.transpose %[[TWICEB]], [1, 0]
+// CHECK: return %[[SCALEDT]], %[[SUMT]], %[[SHAPES]], %[[OTHER]], %[[PLUST]], %[[TWICET]] :
+func.func @replicated_vectors(%s: f32, %a: vector<4xf32>, %b: vector<4xf32>, %c: vector<8xf32>, %x: vector<4x8xf32>) -> (vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>) {
   %sb = vector.broadcast %s : f32 to vector<4x8xf32>
   %ab = vector.broadcast %a : vector<4xf32> to vector<8x4xf32>
   %at = vector.transpose %ab, [1, 0] : vector<8x4xf32> to vector<4x8xf32>
@@ -303,7 +312,27 @@ func.func @replicated_vectors(%s: f32, %a: vector<4xf32>, %b: vector<4xf32>, %c:
   %shapes = arith.addf %at, %cb : vector<4x8xf32>
   %other = arith.mulf %at, %x : vector<4x8xf32>
   %plus = arith.addf %bt, %one : vector<4x8xf32>
-  return %scaled, %sum, %shapes, %other, %plus : vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>
+  %twice = arith.addf %at, %at : vector<4x8xf32>
+  return %scaled, %sum, %shapes, %other, %plus, %twice : vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @replicated_chain(
+// CHECK-SAME: %[[A:[a-z0-9]*]]: vector<4xf32>, %[[S:[a-z0-9]*]]: f32, %[[T:[a-z0-9]*]]: f32
+// CHECK: %[[SN:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[A]], %[[SN]] fastmath<contract> : vector<4xf32>
+// CHECK: %[[TN:.*]] = vector.broadcast %[[T]] : f32 to vector<4xf32>
+// CHECK: %[[N:.*]] = arith.addf %[[M]], %[[TN]] : vector<4xf32>
+// CHECK: %[[NB:.*]] = vector.broadcast %[[N]] : vector<4xf32> to vector<8x4xf32>
+// CHECK: %[[NT:.*]] = vector.transpose %[[NB]], [1, 0] : vector<8x4xf32> to vector<4x8xf32>
+// CHECK-NEXT: return %[[NT]]
+func.func @replicated_chain(%a: vector<4xf32>, %s: f32, %t: f32) -> vector<4x8xf32> {
+  %ab = vector.broadcast %a : vector<4xf32> to vector<8x4xf32>
+  %at = vector.transpose %ab, [1, 0] : vector<8x4xf32> to vector<4x8xf32>
+  %sb = vector.broadcast %s : f32 to vector<4x8xf32>
+  %tb = vector.broadcast %t : f32 to vector<4x8xf32>
+  %m = arith.mulf %at, %sb fastmath<contract> : vector<4x8xf32>
+  %n = arith.addf %m, %tb : vector<4x8xf32>
+  return %n : vector<4x8xf32>
 }
 
 // A block's scale does not change across the 16-lane tiles of its block:

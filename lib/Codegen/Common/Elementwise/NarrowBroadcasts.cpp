@@ -150,22 +150,9 @@ struct ComputeBeforeReplicating : OpTraitRewritePattern<OpTrait::Elementwise> {
     Operation *computed =
         rewriter.create(loc, op->getName().getIdentifier(), operands,
                         {narrow.clone(resultElement)}, op->getAttrs());
-    SmallVector<Operation *> wideOperands;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        wideOperands.push_back(def);
+    // (The wide operands, now unused, are erased by the driver.)
     rewriter.replaceOp(
         op, replication->apply(rewriter, loc, computed->getResult(0)));
-    // The wide operands' broadcasts and transposes, now unused.
-    while (!wideOperands.empty()) {
-      Operation *def = wideOperands.pop_back_val();
-      if (!isa<vector::BroadcastOp, vector::TransposeOp>(def) ||
-          !def->use_empty())
-        continue;
-      if (Operation *source = def->getOperand(0).getDefiningOp())
-        wideOperands.push_back(source);
-      rewriter.eraseOp(def);
-    }
     return success();
   }
 };
@@ -217,7 +204,9 @@ void mlir::quant_affine::narrowBroadcastComputations(Operation *root) {
             GreedyRewriteStrictness::ExistingAndNewOps));
   }
   // Then the elementwise ops on replicated vectors beside uniform ones
-  // (ComputeBeforeReplicating), and what they feed in turn.
+  // (ComputeBeforeReplicating), and what they feed in turn: any op, so
+  // that the users of a replicated result are visited and the wide
+  // operands left unused are erased.
   SmallVector<Operation *> onReplicated;
   root->walk([&](Operation *op) {
     if (OpTrait::hasElementwiseMappableTraits(op) &&
@@ -231,6 +220,5 @@ void mlir::quant_affine::narrowBroadcastComputations(Operation *root) {
   patterns.add<ComputeBeforeReplicating>(ctx);
   (void)applyOpPatternsGreedily(
       onReplicated, std::move(patterns),
-      GreedyRewriteConfig().setStrictness(
-          GreedyRewriteStrictness::ExistingAndNewOps));
+      GreedyRewriteConfig().setStrictness(GreedyRewriteStrictness::AnyOp));
 }
