@@ -149,21 +149,26 @@ float limit(const float *x, int64_t rows, uint8_t *q, uint8_t *s) {
     for (int64_t j = 0; j < kCols; j += kStep) {
       const float *in = x + r * kCols + j;
       alignas(64) int8_t codes[kStep];
+      // Each block's factor first, then the step's codes, four vectors at
+      // a time, each with its own block's factor (a vector lies in one
+      // block: Block is a multiple of kLanes).
+      static_assert(Block % kLanes == 0 && kStep % Block == 0, "blocks");
+      VecF factor[kStep / Block];
       for (int b = 0; b < kStep; b += Block) {
         VecF m = set1F(0);
         for (int v = 0; v < Block; v += kLanes)
           m = maxF(m, absF(loadUF(in + b + v)));
         float amax = reduceMaxF(m);
         s[(r * kCols + j + b) / Block] = uint8_t(bitsOf(amax) >> 23);
-        VecF k = set1F(7.0f / (amax + 1.0f));
-        for (int v = 0; v < Block; v += 4 * kLanes) {
-          VecI a = cvtFI(mulF(loadUF(in + b + v), k));
-          VecI c = cvtFI(mulF(loadUF(in + b + v + kLanes), k));
-          VecI d = cvtFI(mulF(loadUF(in + b + v + 2 * kLanes), k));
-          VecI e = cvtFI(mulF(loadUF(in + b + v + 3 * kLanes), k));
-          storeI(codes + b + v, packI32ToI8(a, c, d, e));
-        }
+        factor[b / Block] = set1F(7.0f / (amax + 1.0f));
       }
+      auto code = [&](int v) {
+        return cvtFI(mulF(loadUF(in + v), factor[v / Block]));
+      };
+      for (int v = 0; v < kStep; v += 4 * kLanes)
+        storeI(codes + v,
+               packI32ToI8(code(v), code(v + kLanes), code(v + 2 * kLanes),
+                           code(v + 3 * kLanes)));
       sink = std::max(sink, float(codes[kStep - 1]));
       if constexpr (Nibbles) {
         static_assert(kStep == 64, "storeNibbles64 packs 64 codes");
