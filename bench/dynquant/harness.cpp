@@ -292,8 +292,10 @@ int main(int argc, char **argv) {
         tPlain.push_back(t2 - t1);
       }
       // Bytes of the access pattern: the input twice (once where ours
-      // reads it once), the codes once.
-      long long traffic = (readsOnce ? 1 : 2) * kElems * 4 + kElems;
+      // reads it once), the codes once, an f32 scale and offset per group
+      // once (limits.h's loops leave those out: the limit errs high).
+      long long traffic = (readsOnce ? 1 : 2) * kElems * 4 + kElems +
+                          (c.group ? kElems / c.group : 1) * 2 * 4;
       std::printf("%s,%d,ours,%.9g,%lld\n", c.name, threads, median(tOurs),
                   traffic);
       std::printf("%s,%d,plain,%.9g,%lld\n", c.name, threads, median(tPlain),
