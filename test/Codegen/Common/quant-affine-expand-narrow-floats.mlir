@@ -208,3 +208,51 @@ func.func @e8m0_to_f16(%x: f8E8M0FNU) -> f16 {
   %y = arith.extf %x : f8E8M0FNU to f16
   return %y : f16
 }
+
+// 1 / extf(e) of an E8M0 scale in f32 is the scale of code 254 - c (255,
+// NaN, stays), decoded: no division (every code, executed:
+// test/Integration/CPU/e8m0-reciprocal-codes.mlir).
+// CHECK-LABEL: func.func @e8m0_reciprocal(
+// CHECK-DAG: %[[NAN_BYTE:.*]] = arith.constant dense<-1> : vector<8xi8>
+// CHECK-DAG: %[[C254:.*]] = arith.constant dense<-2> : vector<8xi8>
+// CHECK: %[[BYTE:.*]] = arith.bitcast %{{.*}} : vector<8xf8E8M0FNU> to vector<8xi8>
+// CHECK: %[[NEG:.*]] = arith.subi %[[C254]], %[[BYTE]] : vector<8xi8>
+// CHECK: %[[IS_NAN:.*]] = arith.cmpi eq, %[[BYTE]], %[[NAN_BYTE]]
+// CHECK: %[[RCODE:.*]] = arith.select %[[IS_NAN]], %[[NAN_BYTE]], %[[NEG]]
+// CHECK: arith.extui %[[RCODE]] : vector<8xi8> to vector<8xi32>
+// CHECK-NOT: arith.divf
+// CHECK: return
+func.func @e8m0_reciprocal(%x: vector<8xf8E8M0FNU>) -> vector<8xf32> {
+  %one = arith.constant dense<1.0> : vector<8xf32>
+  %s = arith.extf %x : vector<8xf8E8M0FNU> to vector<8xf32>
+  %r = arith.divf %one, %s : vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// CHECK-LABEL: func.func @e8m0_reciprocal_scalar(
+// CHECK: arith.subi
+// CHECK-NOT: arith.divf
+// CHECK: return
+func.func @e8m0_reciprocal_scalar(%x: f8E8M0FNU) -> f32 {
+  %one = arith.constant 1.0 : f32
+  %s = arith.extf %x : f8E8M0FNU to f32
+  %r = arith.divf %one, %s : f32
+  return %r : f32
+}
+
+// Left dividing: another numerator, another scale type, an f64 result.
+// CHECK-LABEL: func.func @not_e8m0_reciprocals(
+// CHECK-COUNT-3: arith.divf
+// CHECK: return
+func.func @not_e8m0_reciprocals(%x: f8E8M0FNU, %y: f8E4M3FN) -> (f32, f32, f64) {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %oned = arith.constant 1.0 : f64
+  %s = arith.extf %x : f8E8M0FNU to f32
+  %a = arith.divf %two, %s : f32
+  %t = arith.extf %y : f8E4M3FN to f32
+  %b = arith.divf %one, %t : f32
+  %sd = arith.extf %x : f8E8M0FNU to f64
+  %c = arith.divf %oned, %sd : f64
+  return %a, %b, %c : f32, f32, f64
+}

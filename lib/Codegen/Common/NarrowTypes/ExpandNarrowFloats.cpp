@@ -478,18 +478,53 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
   }
 };
 
+/// 1 / extf(e) for an E8M0 scale e (quantize by a power-of-two scale
+/// multiplies by its reciprocal): 1 / 2^(c - 127) is 2^(127 - c), the E8M0
+/// code 254 - c, exactly, for every code but NaN (255), which stays NaN:
+/// decoded from that code, an integer subtraction and a select where the
+/// division took a vector divide on the critical path of every tile.
+struct ReciprocalOfE8M0 : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto extf = op.getRhs().getDefiningOp<arith::ExtFOp>();
+    if (!extf || !isa<Float8E8M0FNUType>(getElementTypeOrSelf(extf.getIn())) ||
+        !getElementTypeOrSelf(op.getType()).isF32() ||
+        !matchPattern(op.getLhs(), m_OneFloat()))
+      return rewriter.notifyMatchFailure(op, "not 1 / extf(E8M0) in f32");
+    Builder z{rewriter, op.getLoc(), op.getType()};
+    IntegerType i8 = rewriter.getI8Type();
+    Value code = z.bitcast(extf.getIn(), i8);
+    Value reciprocal =
+        arith::SubIOp::create(rewriter, op.getLoc(), z.intConst(i8, 254), code);
+    Value nan = z.intConst(i8, 0xFF);
+    reciprocal =
+        z.select(z.cmpI(arith::CmpIPredicate::eq, code, nan), nan, reciprocal);
+    rewriter.replaceOp(op, decodeE8M0(z, reciprocal));
+    return success();
+  }
+};
+
 struct QuantAffineExpandNarrowFloatsPass
     : quant_affine::impl::QuantAffineExpandNarrowFloatsPassBase<
           QuantAffineExpandNarrowFloatsPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandTruncF, ExpandExtF>(&getContext());
-    bool changed = false;
-    if (failed(quant_affine::applyPatternsWhereRooted(
-            getOperation(), FrozenRewritePatternSet(std::move(patterns)),
-            changed)))
-      return signalPassFailure();
-    if (!changed)
+    // The reciprocals first, while their extf is still there to match.
+    bool anyChange = false;
+    for (bool reciprocals : {true, false}) {
+      RewritePatternSet patterns(&getContext());
+      if (reciprocals)
+        patterns.add<ReciprocalOfE8M0>(&getContext());
+      else
+        patterns.add<ExpandTruncF, ExpandExtF>(&getContext());
+      bool changed = false;
+      if (failed(quant_affine::applyPatternsWhereRooted(
+              getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+              changed)))
+        return signalPassFailure();
+      anyChange |= changed;
+    }
+    if (!anyChange)
       markAllAnalysesPreserved();
   }
 };
