@@ -123,7 +123,8 @@ void limitLoop(const void *in, void *out, int64_t rows, int64_t cols) {
     for (int64_t i = 0; i < cols; i += kStep, s += 64 * kIn, d += 64 * kOut) {
       if constexpr (PrefetchBytes > 0)
         for (int l = 0; l < kIn; ++l)
-          _mm_prefetch(s + PrefetchBytes + 64 * l, Hint);
+          _mm_prefetch(s + PrefetchBytes + 64 * l,
+                       static_cast<decltype(_MM_HINT_T0)>(Hint));
       // (No array of lines: clang 22 then drops the stores' non-temporal
       // hint. A Line's own few vectors keep it: every stream variant's asm,
       // -march=x86-64-v3 and x86-64, has only non-temporal stores.)
