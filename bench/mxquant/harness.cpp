@@ -274,7 +274,7 @@ int main(int argc, char **argv) {
     std::vector<std::string> names;
     std::vector<std::function<void(const float *)>> variants;
     for (ComputingLimit fn : computing) {
-      names.push_back("computing");
+      names.push_back(names.empty() ? "computing-plain" : "computing-stream");
       variants.push_back([&, fn](const float *x) {
         volatile float sink = fn(x, c.rows, ref, rs.data());
         (void)sink;

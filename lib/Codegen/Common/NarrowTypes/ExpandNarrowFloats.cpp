@@ -509,22 +509,24 @@ struct QuantAffineExpandNarrowFloatsPass
     : quant_affine::impl::QuantAffineExpandNarrowFloatsPassBase<
           QuantAffineExpandNarrowFloatsPass> {
   void runOnOperation() override {
+    bool changed = false;
+    auto apply = [&](RewritePatternSet &&patterns) {
+      bool applied = false;
+      LogicalResult result = quant_affine::applyPatternsWhereRooted(
+          getOperation(), FrozenRewritePatternSet(std::move(patterns)),
+          applied);
+      changed |= applied;
+      return result;
+    };
     // The reciprocals first, while their extf is still there to match.
-    bool anyChange = false;
-    for (bool reciprocals : {true, false}) {
-      RewritePatternSet patterns(&getContext());
-      if (reciprocals)
-        patterns.add<ReciprocalOfE8M0>(&getContext());
-      else
-        patterns.add<ExpandTruncF, ExpandExtF>(&getContext());
-      bool changed = false;
-      if (failed(quant_affine::applyPatternsWhereRooted(
-              getOperation(), FrozenRewritePatternSet(std::move(patterns)),
-              changed)))
-        return signalPassFailure();
-      anyChange |= changed;
-    }
-    if (!anyChange)
+    RewritePatternSet reciprocals(&getContext());
+    reciprocals.add<ReciprocalOfE8M0>(&getContext());
+    RewritePatternSet conversions(&getContext());
+    conversions.add<ExpandTruncF, ExpandExtF>(&getContext());
+    if (failed(apply(std::move(reciprocals))) ||
+        failed(apply(std::move(conversions))))
+      return signalPassFailure();
+    if (!changed)
       markAllAnalysesPreserved();
   }
 };
