@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
+#include "QuantAffine/Codegen/Common/PackedMemory.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 
 using namespace mlir;
 
@@ -28,4 +30,22 @@ bool quant_affine::hasVectorMemoryLayout(Type type) {
     return true;
   unsigned width = type.getIntOrFloatBitWidth();
   return (width >= 8 && llvm::isPowerOf2_32(width)) || isPackedType(type);
+}
+
+bool quant_affine::isPackedMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && isPackedType(memref.getElementType());
+}
+
+bool quant_affine::touchesPackedMemRef(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isPackedMemRef) ||
+         llvm::any_of(op->getResultTypes(), isPackedMemRef);
+}
+
+bool quant_affine::hasStaticStrides(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         !llvm::any_of(strides, ShapedType::isDynamic);
 }
