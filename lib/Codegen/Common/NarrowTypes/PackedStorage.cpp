@@ -174,9 +174,9 @@ LogicalResult quant_affine::checkPackedResourceSizes(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
-void quant_affine::populatePackedStoragePatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns,
-    PatternBenefit benefit) {
+void quant_affine::populatePackedStoragePatterns(const TypeConverter &converter,
+                                                 RewritePatternSet &patterns,
+                                                 PatternBenefit benefit) {
   patterns.add<PackedAllocation<memref::AllocOp>,
                PackedAllocation<memref::AllocaOp>, PackedGlobal,
                PackedGetGlobal, SameOpOnPackedTypes<memref::CastOp>,

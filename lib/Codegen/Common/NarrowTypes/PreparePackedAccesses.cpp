@@ -192,7 +192,6 @@ struct FlatTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
-
 /// Accesses of a packed buffer of dynamic strides through a memref.cast of
 /// it to static strides that dominates them: canonicalization folds casts
 /// into accesses (to the less static type), but a caller that casts a
