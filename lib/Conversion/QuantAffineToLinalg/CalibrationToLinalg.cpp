@@ -40,8 +40,9 @@ namespace {
 /// error for what the lowering cannot split (a block size known only at run
 /// time).
 FailureOr<SmallVector<int64_t>>
-encodingBlocks(RankedTensorType inputType, RankedTensorType scaleType,
-               std::optional<ArrayRef<int64_t>> blockSize, std::string &error) {
+encodingBlocksOf(RankedTensorType inputType, RankedTensorType scaleType,
+                 std::optional<ArrayRef<int64_t>> blockSize,
+                 std::string &error) {
   int64_t n = inputType.getRank(), k = scaleType.getRank();
   SmallVector<int64_t> blocks;
   for (int64_t d = 0; d < k; ++d) {
@@ -62,13 +63,6 @@ encodingBlocks(RankedTensorType inputType, RankedTensorType scaleType,
     blocks.push_back(b);
   }
   return blocks;
-}
-
-FailureOr<SmallVector<int64_t>> encodingBlocks(BlockScaleOp op,
-                                               std::string &error) {
-  return encodingBlocks(op.getInput().getType(),
-                        cast<RankedTensorType>(op.getScale().getType()),
-                        op.getBlockSize(), error);
 }
 
 /// Each encoding's minimum and maximum, over the encoding dims (the scale's
@@ -340,13 +334,21 @@ struct BlockScaleToLinalg : OpConversionPattern<BlockScaleOp> {
     return success();
   }
 };
+
 } // namespace
 
 FailureOr<SmallVector<int64_t>>
 mlir::quant_affine::encodingBlocks(ComputeEncodingOp op, std::string &error) {
-  return ::encodingBlocks(op.getInput().getType(),
+  return encodingBlocksOf(op.getInput().getType(),
                           cast<RankedTensorType>(op.getScale().getType()),
                           op.getBlockSizeArray(), error);
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::quant_affine::encodingBlocks(BlockScaleOp op, std::string &error) {
+  return encodingBlocksOf(op.getInput().getType(),
+                          cast<RankedTensorType>(op.getScale().getType()),
+                          op.getBlockSize(), error);
 }
 
 void mlir::quant_affine::populateCalibrationToLinalgPatterns(

@@ -27,7 +27,6 @@
 
 #include "QuantAffine/Conversion/QuantAffineToLinalg/QuantAffineToLinalg.h"
 
-#include "QuantAffine/Conversion/QuantAffineToArith/ArithEmitter.h"
 #include "QuantAffine/Conversion/QuantAffineToArith/QuantAffineToArith.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/CalibrationToLinalg.h"
 #include "QuantAffine/Conversion/QuantAffineToLinalg/RuntimeChecks.h"

@@ -29,6 +29,12 @@ namespace quant_affine {
 
 /// Whether buffers of `type` are stored packed: i1, i2, i4 and f4E2M1FN.
 bool isPackedType(Type type);
+/// Whether `type` is a memref whose elements are stored packed.
+bool isPackedMemRef(Type type);
+/// Whether an operand or result of `op` is a packed memref.
+bool touchesPackedMemRef(Operation *op);
+/// Whether `type`'s strides and offset are all static.
+bool hasStaticStrides(MemRefType type);
 
 /// Whether a vector of `type` elements is laid out in memory as a buffer of
 /// them is: widths that are a power of two of at least a byte, index, and

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUANTAFFINE_CODEGEN_COMMON_PACKEDMEMORY_H
-#define QUANTAFFINE_CODEGEN_COMMON_PACKEDMEMORY_H
+#ifndef QUANT_AFFINE_CODEGEN_COMMON_PACKEDMEMORY_H
+#define QUANT_AFFINE_CODEGEN_COMMON_PACKEDMEMORY_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -24,13 +24,6 @@
 
 namespace mlir {
 namespace quant_affine {
-
-/// Whether `type` is a memref whose elements are stored packed.
-bool isPackedMemRef(Type type);
-/// Whether an operand or result of `op` is a packed memref.
-bool touchesPackedMemRef(Operation *op);
-/// Whether `type`'s strides and offset are all static.
-bool hasStaticStrides(MemRefType type);
 
 /// Before the conversion: copies between views of packed buffers, accesses
 /// through static casts, linalg ops to loops (parallel ones with
@@ -58,4 +51,4 @@ void populatePackedStoragePatterns(const TypeConverter &converter,
 } // namespace quant_affine
 } // namespace mlir
 
-#endif // QUANTAFFINE_CODEGEN_COMMON_PACKEDMEMORY_H
+#endif // QUANT_AFFINE_CODEGEN_COMMON_PACKEDMEMORY_H

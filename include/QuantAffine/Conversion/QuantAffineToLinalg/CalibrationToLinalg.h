@@ -18,10 +18,12 @@
 namespace mlir {
 namespace quant_affine {
 
-/// How compute_encoding splits each input dim (block sizes, 1 where one
-/// encoding per element, 0 where reduced whole), or, in `error`, why the
-/// lowering cannot (a block size known only at run time).
+/// How the op's encodings split each input dim (per scale dim: the block
+/// size, 1 where one encoding per element, 0 where reduced whole), or, in
+/// `error`, why the lowering cannot (a block size known only at run time).
 FailureOr<SmallVector<int64_t>> encodingBlocks(ComputeEncodingOp op,
+                                               std::string &error);
+FailureOr<SmallVector<int64_t>> encodingBlocks(BlockScaleOp op,
                                                std::string &error);
 
 /// compute_encoding and block_scale on tensors: one linalg.generic reduces

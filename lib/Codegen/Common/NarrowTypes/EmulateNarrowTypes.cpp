@@ -178,8 +178,8 @@ struct QuantAffineEmulateNarrowTypesPass
                                                /*benefit=*/2);
     quant_affine::populatePackedStoragePatterns(converter, patterns,
                                                 /*benefit=*/2);
-    // No folding (as in prepare): an access folded through a memref.cast
-    // would address the dynamic buffer the cast came from.
+    // No folding (as in preparePackedAccesses): an access folded through a
+    // memref.cast would address the dynamic buffer the cast came from.
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(module, target, std::move(patterns),

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
-#include "QuantAffine/Codegen/Common/PackedMemory.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"

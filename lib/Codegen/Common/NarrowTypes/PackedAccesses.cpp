@@ -18,8 +18,8 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -345,8 +345,8 @@ constexpr const char kDynamicStrides[] =
     "dim may be dynamic";
 
 /// The position of an access to `memref` at `indices`, or a diagnostic at
-/// `op` (checkAddressable has already rejected such accesses; this catches
-/// any created since).
+/// `op` (checkPackedAccessesAddressable has already rejected such accesses;
+/// this catches any created since).
 FailureOr<PackedAccess> packedAccessOf(OpBuilder &b, Operation *op,
                                        Value memref, ValueRange indices) {
   std::optional<PackedAccess> access =

@@ -105,7 +105,7 @@ struct PackedGlobal : OpConversionPattern<memref::GlobalOp> {
                    dyn_cast_if_present<DenseResourceElementsAttr>(initial)) {
       // A dense_resource of iN already holds the packed bytes (the ONNX
       // importer's int4 initializers): the same blob, typed as bytes.
-      // (checkResourceSizes has checked the blob's size.)
+      // (checkPackedResourceSizes has checked the blob's size.)
       initial = DenseResourceElementsAttr::get(
           RankedTensorType::get(type.getShape(), type.getElementType()),
           resource.getRawHandle());

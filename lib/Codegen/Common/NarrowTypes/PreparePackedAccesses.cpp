@@ -7,11 +7,14 @@
 //===----------------------------------------------------------------------===//
 //
 // Before quant-affine-emulate-narrow-types converts packed buffers, their
-// accesses take the forms the conversion handles: 1-D transfers become
-// vector loads and stores, views fold into them (the emulation wants them on
-// the root buffer), linalg ops on packed buffers become loops, copies
-// between views become linalg copies, and float-to-packed conversions go
-// through i32 so that upstream's shuffle rewrite of bitcast(trunci) applies.
+// accesses take the forms the conversion handles: copies between views
+// become linalg copies, linalg ops on packed buffers become loops, accesses
+// of a buffer of dynamic strides go through a static-stride memref.cast of
+// it where one dominates them, 1-D transfers become vector loads and stores
+// (others are done element by element), views fold into the accesses (the
+// emulation wants them on the root buffer), and float-to-packed conversions
+// go through i32 so that upstream's shuffle rewrite of bitcast(trunci)
+// applies.
 //
 //===----------------------------------------------------------------------===//
 
