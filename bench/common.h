@@ -167,16 +167,23 @@ inline double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+/// Which variant has the smallest median (the first of equal ones).
+inline size_t
+fastestMedianIndex(const std::vector<std::vector<double>> &variants) {
+  size_t fastest = 0;
+  for (size_t v = 1; v < variants.size(); ++v)
+    if (median(variants[v]) < median(variants[fastest]))
+      fastest = v;
+  return fastest;
+}
+
 /// The limit's time when it is the fastest of several loop variants: each
 /// variant's median over the rounds, then the smallest of those. (Taking the
 /// fastest variant within each round and then the median would compare a
 /// minimum of several noisy draws against single draws of ours, and so
 /// understate the limit's time by the machine's noise.)
 inline double fastestMedian(const std::vector<std::vector<double>> &variants) {
-  double fastest = median(variants.front());
-  for (const std::vector<double> &times : variants)
-    fastest = std::min(fastest, median(times));
-  return fastest;
+  return median(variants[fastestMedianIndex(variants)]);
 }
 
 /// Hands out input copies round robin over every timed call (ours, the plain

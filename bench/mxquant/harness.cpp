@@ -313,10 +313,7 @@ int main(int argc, char **argv) {
                   traffic);
       std::printf("%s,%d,plain,%.9g,%lld\n", c.name, threads, median(tPlain),
                   traffic);
-      size_t fastest = 0;
-      for (size_t v = 1; v < variants.size(); ++v)
-        if (median(tLimit[v]) < median(tLimit[fastest]))
-          fastest = v;
+      size_t fastest = fastestMedianIndex(tLimit);
       std::printf("# %s, %d threads: the limit is the %s loop\n", c.name,
                   threads, names[fastest].c_str());
       std::printf("%s,%d,limit,%.9g,%lld\n", c.name, threads,

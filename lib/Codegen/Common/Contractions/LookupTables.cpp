@@ -49,11 +49,9 @@ constexpr int64_t kTableSize = 16;
 /// Whether `value` is the same in every lane: a broadcast of a scalar, a
 /// splat constant, or a broadcasting transfer read.
 bool isLaneUniform(Value value) {
-  if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
-    return !isa<VectorType>(broadcast.getSourceType());
-  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
-    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
-      return dense.isSplat();
+  if (quant_affine::broadcastScalar(value) ||
+      quant_affine::isSplatConstant(value))
+    return true;
   if (auto read = value.getDefiningOp<vector::TransferReadOp>())
     return quant_affine::readsOneElement(read);
   return false;
@@ -64,13 +62,9 @@ Value narrowUniform(OpBuilder &b, Value uniform, int64_t lanes) {
   auto type = cast<VectorType>(uniform.getType());
   auto narrow = VectorType::get({lanes}, type.getElementType());
   Location loc = uniform.getLoc();
-  if (auto broadcast = uniform.getDefiningOp<vector::BroadcastOp>())
-    return vector::BroadcastOp::create(b, loc, narrow, broadcast.getSource());
-  if (auto constant = uniform.getDefiningOp<arith::ConstantOp>())
-    return arith::ConstantOp::create(
-        b, loc,
-        cast<DenseElementsAttr>(constant.getValue()).resizeSplat(narrow));
   auto read = uniform.getDefiningOp<vector::TransferReadOp>();
+  if (!read)
+    return quant_affine::oneValueAs(b, loc, uniform, narrow);
   return vector::TransferReadOp::create(
       b, loc, narrow, read.getBase(), read.getIndices(),
       read.getPermutationMapAttr(), read.getPadding(), /*mask=*/Value(),

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/NarrowBroadcasts.h"
+#include "QuantAffine/Codegen/Common/UniformReads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -18,6 +19,9 @@
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
+using quant_affine::broadcastScalar;
+using quant_affine::isSplatConstant;
+using quant_affine::oneValueAs;
 
 /// Whether `read` spreads its elements over vector dims it does not read
 /// along (a constant 0 in its permutation map), unmasked.
@@ -32,14 +36,6 @@ static bool broadcastsDims(vector::TransferReadOp read) {
 static bool hasWholeBytes(Type type) {
   Type element = getElementTypeOrSelf(type);
   return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0;
-}
-
-static bool isSplatConstant(Value v) {
-  Attribute attr;
-  auto dense = matchPattern(v, m_Constant(&attr))
-                   ? dyn_cast<DenseElementsAttr>(attr)
-                   : DenseElementsAttr();
-  return dense && dense.isSplat();
 }
 
 namespace {
@@ -79,29 +75,6 @@ struct Replication {
     return wide;
   }
 };
-
-/// The scalar broadcast to every lane of `v`, if `v` is such a broadcast.
-Value broadcastScalar(Value v) {
-  auto broadcast = v.getDefiningOp<vector::BroadcastOp>();
-  return broadcast && !isa<VectorType>(broadcast.getSourceType())
-             ? broadcast.getSource()
-             : Value();
-}
-
-/// `v`, which holds one value in every lane (broadcastScalar or
-/// isSplatConstant), in the shape `like`.
-Value uniformIn(PatternRewriter &rewriter, Location loc, Value v,
-                VectorType like) {
-  VectorType type = like.clone(getElementTypeOrSelf(v));
-  if (Value scalar = broadcastScalar(v))
-    return vector::BroadcastOp::create(rewriter, loc, type, scalar);
-  Attribute attr;
-  (void)matchPattern(v, m_Constant(&attr));
-  return arith::ConstantOp::create(
-      rewriter, loc, type,
-      DenseElementsAttr::get(
-          type, cast<DenseElementsAttr>(attr).getSplatValue<Attribute>()));
-}
 
 /// An elementwise op whose vector operands replicate the same smaller
 /// vector in the same way, or hold one value in every lane, computes on
@@ -144,7 +117,7 @@ struct ComputeBeforeReplicating : OpTraitRewritePattern<OpTrait::Elementwise> {
         operands.push_back(Replication::of(operand)->source);
         continue;
       }
-      operands.push_back(uniformIn(rewriter, loc, operand, narrow));
+      operands.push_back(oneValueAs(rewriter, loc, operand, narrow));
     }
     Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
     Operation *computed =
