@@ -19,8 +19,8 @@
 //      and f64 becomes LLVM's roundeven (cvt.rni); other math stays math
 //      until convert-gpu-to-nvvm turns it into libdevice calls:
 //      convert-math-to-llvm must not reach the gpu.module first.
-//   5. Host code to the LLVM dialect with mgpu* runtime calls; the gpu.module
-//      is serialized (linked with libdevice) into a gpu.binary.
+//   5. The gpu.module is serialized (linked with libdevice) into a
+//      gpu.binary; host code to the LLVM dialect with mgpu* runtime calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,9 +36,12 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -70,6 +73,16 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(quant_affine::createQuantAffineCanonicalizePass());
   device.addPass(createCSEPass());
+  // What convert-gpu-to-nvvm leaves (math on types libdevice has no function
+  // for, such as trunc of bf16 vectors) becomes LLVM here: the kernels are
+  // serialized before the host lowering, whose conversions run afterwards.
+  StringRef gpuModule = gpu::GPUModuleOp::getOperationName();
+  device.addPass(quant_affine::whenPresent(gpuModule, {"math"},
+                                           createConvertMathToLLVMPass()));
+  device.addPass(quant_affine::whenPresent(gpuModule, {"index"},
+                                           createConvertIndexToLLVMPass()));
+  device.addPass(quant_affine::whenPresent(gpuModule, {"ub"},
+                                           createUBToLLVMConversionPass()));
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
@@ -150,8 +163,15 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   check.cudaPath = options.cudaPath;
   pm.addNestedPass<gpu::GPUModuleOp>(
       createQuantAffineCheckGPUTargetPass(check));
+  // Serialized now, before the host lowering: its module-wide conversions
+  // would otherwise walk (and the pass manager verify, after each one) the
+  // kernels' LLVM dialect too, which no longer changes.
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaPath;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
 
-  // 5. Host code to LLVM; device code to a binary. Vector ops users wrote on
+  // 5. Host code to LLVM. Vector ops users wrote on
   // host buffers access elements that LLVM packs differently in vectors
   // (i12, i24) one at a time, as on the CPU.
   pm.addNestedPass<func::FuncOp>(createQuantAffineFlattenTransfersPass());
@@ -159,10 +179,6 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
   addStandardToLLVMStage(pm);
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.toolkitPath = options.cudaPath;
-  binary.compilationTarget = options.format;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(quant_affine::createQuantAffineCanonicalizePass());
   QuantAffineCheckLoweredPassOptions lowered;
   lowered.allowGPU = true;
