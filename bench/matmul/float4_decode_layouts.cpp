@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What limits MXFP4 decode (y = W x, M = 1, f4E2M1FN codes with an f32
+// scale per 32) on an AVX-512 core: the arithmetic or the packed layout?
+// Four hand-written loops over 256 rows of 4096 codes (640 KiB with the
+// scales: a 1 MiB L2 holds them, so the loops compute rather than wait),
+// each exact (every weight is fl(e2m1 * s), checked with one-hot rows):
+//   standard     what the pipeline generates (LookupTables.cpp): per 32
+//                codes (16 bytes) a zero-extension to 16 lanes, the low
+//                nibbles masked and the high ones shifted, two vpermps in
+//                the block's scaled table, two FMAs;
+//   permuted-x   the same layout read 64 bytes at a time: lane i of the
+//                load shifted by 4j is code 8i + j, so the activation is
+//                permuted once per call to that order; the table is
+//                unscaled and each looked-up vector is multiplied by its
+//                lanes' scales (four blocks per vector);
+//   interleaved  a repacked layout: in each group of 128 codes, nibble j
+//                of 32-bit lane i is code 16j + i, so shift j gives codes
+//                16j .. 16j + 15, one block's, in order: one 64-byte load,
+//                a shift and a vpermps per 16 codes, a scaled table per
+//                block, the activation as it is. vpermps reads only the
+//                low 4 bits of each index;
+//   interleaved-masked  the same with each index masked to 4 bits, as
+//                generic IR must (an out-of-range vector.extract is
+//                poison), which LLVM keeps.
+// Only the cache case: these loops do not prefetch, and from memory they
+// run at a third of the pipeline's kernels, which do. Built for any x86-64
+// (the loops carry their target attribute); run only where the CPU has
+// AVX-512F. docs/Benchmarks.md records a run. Build and run:
+//   clang++ -O3 bench/matmul/float4_decode_layouts.cpp -o layouts
+//   ./layouts [rounds]
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define AVX512 __attribute__((target("avx512f")))
+
+namespace {
+
+constexpr int kRows = 256, kCols = 4096, kBlock = 32, kGroup = 128;
+constexpr size_t kCodeBytes = size_t{kRows} * kCols / 2;
+constexpr size_t kScales = size_t{kRows} * kCols / kBlock;
+
+const float kE2M1[16] = {0,  0.5f,  1,  1.5f,  2,  3,  4,  6,
+                         -0, -0.5f, -1, -1.5f, -2, -3, -4, -6};
+
+/// The weights of one copy: codes in the standard packed layout (code e of
+/// a row at byte e / 2, low nibble first) and in the interleaved one.
+struct Weights {
+  uint8_t *standard, *interleaved;
+  float *scales;
+};
+
+/// Byte and nibble of code `e` of a row in the interleaved layout.
+void interleavedPlace(int e, int &byte, int &high) {
+  int group = e / kGroup, r = e % kGroup, shift = r / 16, lane = r % 16;
+  byte = group * 64 + lane * 4 + shift / 2;
+  high = shift % 2;
+}
+
+int codeOf(const uint8_t *row, int e, bool interleaved) {
+  int byte = e / 2, high = e % 2;
+  if (interleaved)
+    interleavedPlace(e, byte, high);
+  return high ? row[byte] >> 4 : row[byte] & 15;
+}
+
+AVX512 void standard(const Weights &w, const float *x, float *y) {
+  const __m512 table = _mm512_loadu_ps(kE2M1);
+  const __m512i low = _mm512_set1_epi32(15);
+  for (int r = 0; r < kRows; r += 4) {
+    __m512 acc[4][2];
+    for (auto &a : acc)
+      a[0] = a[1] = _mm512_setzero_ps();
+    for (int k = 0; k < kCols; k += kBlock) {
+      // Codes k..k+31: byte b holds codes k+2b (low) and k+2b+1 (high); the
+      // activation is split the same way (even and odd elements) by the
+      // caller's permutation below, so that each FMA reads 16 in order.
+      const __m512 xe = _mm512_loadu_ps(x + k), xo = _mm512_loadu_ps(x + k + 16);
+      for (int u = 0; u < 4; ++u) {
+        const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
+        __m512i b = _mm512_cvtepu8_epi32(
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + k / 2)));
+        __m512 t = _mm512_mul_ps(
+            table, _mm512_set1_ps(w.scales[size_t(r + u) * (kCols / kBlock) +
+                                           k / kBlock]));
+        __m512i even = _mm512_and_si512(b, low), odd = _mm512_srli_epi32(b, 4);
+        acc[u][0] = _mm512_fmadd_ps(_mm512_permutexvar_ps(even, t), xe, acc[u][0]);
+        acc[u][1] = _mm512_fmadd_ps(_mm512_permutexvar_ps(odd, t), xo, acc[u][1]);
+      }
+    }
+    for (int u = 0; u < 4; ++u)
+      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
+  }
+}
+
+AVX512 void permutedX(const Weights &w, const float *x, float *y) {
+  const __m512 table = _mm512_loadu_ps(kE2M1);
+  const __m512i low = _mm512_set1_epi32(15);
+  // Lane i of shift j is code 8i + j: its block is i / 4.
+  const __m512i blockOfLane =
+      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  for (int r = 0; r < kRows; r += 4) {
+    __m512 acc[4][2];
+    for (auto &a : acc)
+      a[0] = a[1] = _mm512_setzero_ps();
+    for (int k = 0; k < kCols; k += kGroup) {
+      for (int u = 0; u < 4; ++u) {
+        const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
+        __m512i codes = _mm512_loadu_si512(row + k / 2);
+        __m512 scale = _mm512_permutexvar_ps(
+            blockOfLane,
+            _mm512_castps128_ps512(_mm_loadu_ps(
+                w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock)));
+        for (int j = 0; j < 8; ++j) {
+          __m512i index = _mm512_and_si512(
+              _mm512_srli_epi32(codes, 4 * j), low);
+          __m512 v = _mm512_mul_ps(_mm512_permutexvar_ps(index, table), scale);
+          acc[u][j % 2] =
+              _mm512_fmadd_ps(v, _mm512_loadu_ps(x + k + 16 * j), acc[u][j % 2]);
+        }
+      }
+    }
+    for (int u = 0; u < 4; ++u)
+      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
+  }
+}
+
+template <bool Masked>
+AVX512 void interleaved(const Weights &w, const float *x, float *y) {
+  const __m512 table = _mm512_loadu_ps(kE2M1);
+  const __m512i low = _mm512_set1_epi32(15);
+  for (int r = 0; r < kRows; r += 4) {
+    __m512 acc[4][2];
+    for (auto &a : acc)
+      a[0] = a[1] = _mm512_setzero_ps();
+    for (int k = 0; k < kCols; k += kGroup) {
+      for (int u = 0; u < 4; ++u) {
+        const uint8_t *row = w.interleaved + size_t(r + u) * kCols / 2;
+        const float *scales = w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock;
+        __m512i codes = _mm512_loadu_si512(row + k / 2);
+        for (int b = 0; b < 4; ++b) {
+          __m512 t = _mm512_mul_ps(table, _mm512_set1_ps(scales[b]));
+          for (int j = 2 * b; j < 2 * b + 2; ++j) {
+            __m512i index = _mm512_srli_epi32(codes, 4 * j);
+            if (Masked)
+              index = _mm512_and_si512(index, low);
+            acc[u][j % 2] = _mm512_fmadd_ps(_mm512_permutexvar_ps(index, t),
+                                            _mm512_loadu_ps(x + k + 16 * j),
+                                            acc[u][j % 2]);
+          }
+        }
+      }
+    }
+    for (int u = 0; u < 4; ++u)
+      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
+  }
+}
+
+using Loop = void (*)(const Weights &, const float *, float *);
+
+/// A loop and the order it reads the activation in: element p of what it
+/// reads is x[order(p)].
+struct Variant {
+  const char *name;
+  Loop loop;
+  bool interleavedLayout;
+  int (*order)(int);
+};
+
+int inOrder(int p) { return p; }
+/// standard: per 32, the 16 even elements, then the 16 odd ones.
+int evenThenOdd(int p) {
+  int base = p / kBlock * kBlock, r = p % kBlock;
+  return base + (r < 16 ? 2 * r : 2 * (r - 16) + 1);
+}
+/// permuted-x: per 128, position 16j + i holds element 8i + j.
+int shiftMajor(int p) {
+  int base = p / kGroup * kGroup, r = p % kGroup;
+  return base + 8 * (r % 16) + r / 16;
+}
+
+const Variant kVariants[] = {
+    {"standard", standard, false, evenThenOdd},
+    {"permuted-x", permutedX, false, shiftMajor},
+    {"interleaved-masked", interleaved<true>, true, inOrder},
+    {"interleaved", interleaved<false>, true, inOrder},
+};
+
+/// The activation as `v` reads it (once per call in a real kernel; here
+/// once, as it does not change).
+std::vector<float> permuteFor(const Variant &v, const std::vector<float> &x) {
+  std::vector<float> p(x.size());
+  for (int i = 0; i < kCols; ++i)
+    p[i] = x[v.order(i)];
+  return p;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (!__builtin_cpu_supports("avx512f")) {
+    std::printf("# needs AVX-512F\n");
+    return 0;
+  }
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
+  std::vector<Weights> weights(1);
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (Weights &w : weights) {
+    w.standard = static_cast<uint8_t *>(std::aligned_alloc(64, kCodeBytes));
+    w.interleaved = static_cast<uint8_t *>(std::aligned_alloc(64, kCodeBytes));
+    w.scales = static_cast<float *>(std::aligned_alloc(64, kScales * 4));
+    for (size_t i = 0; i < kCodeBytes; ++i)
+      w.standard[i] = next() >> 24;
+    for (size_t i = 0; i < kScales; ++i)
+      w.scales[i] = std::ldexp(1.0f, int(next() >> 28) - 8);
+    std::memset(w.interleaved, 0, kCodeBytes);
+    for (int r = 0; r < kRows; ++r)
+      for (int e = 0; e < kCols; ++e) {
+        int byte, high;
+        interleavedPlace(e, byte, high);
+        int code = codeOf(w.standard + size_t(r) * kCols / 2, e, false);
+        w.interleaved[size_t(r) * kCols / 2 + byte] |= code << (4 * high);
+      }
+  }
+
+  // One-hot rows: y[n] is weight (n, e), bit for bit (a -0 weight sums to
+  // +0 from the zero accumulators, as the matmul does).
+  int failures = 0;
+  std::vector<float> y(kRows);
+  for (const Variant &v : kVariants) {
+    for (int e : {0, 1, 2, 15, 16, 17, 31, 32, 100, 127, 128, 4095}) {
+      std::vector<float> x(kCols, 0.0f);
+      x[e] = 1.0f;
+      std::vector<float> p = permuteFor(v, x);
+      v.loop(weights[0], p.data(), y.data());
+      for (int n = 0; n < kRows; ++n) {
+        const Weights &w = weights[0];
+        int code = codeOf(
+            (v.interleavedLayout ? w.interleaved : w.standard) +
+                size_t(n) * kCols / 2,
+            e, v.interleavedLayout);
+        float expect = kE2M1[code] * w.scales[size_t(n) * (kCols / kBlock) +
+                                              e / kBlock] +
+                       0.0f;
+        if (std::memcmp(&expect, &y[n], 4) != 0)
+          ++failures;
+      }
+    }
+  }
+  std::printf("# one-hot mismatches: %d\n", failures);
+
+  std::vector<float> x(kCols);
+  for (int i = 0; i < kCols; ++i)
+    x[i] = float(next() >> 8) / float(1 << 24) - 0.5f;
+  const int calls = 2000;
+  const double bytes = double(calls) * (kCodeBytes + kScales * 4);
+  std::printf("loop,GB/s (fastest of %d rounds of %d calls on %.0f KiB)\n",
+              rounds, calls, (kCodeBytes + kScales * 4) / 1024.0);
+  for (const Variant &v : kVariants) {
+    std::vector<float> p = permuteFor(v, x);
+    double best = 0;
+    for (int round = 0; round < rounds; ++round) {
+      auto start = std::chrono::steady_clock::now();
+      for (int c = 0; c < calls; ++c)
+        v.loop(weights[0], p.data(), y.data());
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                               start)
+                     .count();
+      best = std::max(best, bytes / s / 1e9);
+    }
+    std::printf("%s,%.1f\n", v.name, best);
+  }
+  return failures != 0;
+}
