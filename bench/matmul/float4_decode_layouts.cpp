@@ -83,17 +83,21 @@ AVX512 void standard(const Weights &w, const float *x, float *y) {
       // Codes k..k+31: byte b holds codes k+2b (low) and k+2b+1 (high); the
       // activation is split the same way (even and odd elements) by the
       // caller's permutation below, so that each FMA reads 16 in order.
-      const __m512 xe = _mm512_loadu_ps(x + k), xo = _mm512_loadu_ps(x + k + 16);
+      const __m512 xe = _mm512_loadu_ps(x + k),
+                   xo = _mm512_loadu_ps(x + k + 16);
       for (int u = 0; u < 4; ++u) {
         const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
         __m512i b = _mm512_cvtepu8_epi32(
             _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + k / 2)));
         __m512 t = _mm512_mul_ps(
-            table, _mm512_set1_ps(w.scales[size_t(r + u) * (kCols / kBlock) +
-                                           k / kBlock]));
+            table,
+            _mm512_set1_ps(
+                w.scales[size_t(r + u) * (kCols / kBlock) + k / kBlock]));
         __m512i even = _mm512_and_si512(b, low), odd = _mm512_srli_epi32(b, 4);
-        acc[u][0] = _mm512_fmadd_ps(_mm512_permutexvar_ps(even, t), xe, acc[u][0]);
-        acc[u][1] = _mm512_fmadd_ps(_mm512_permutexvar_ps(odd, t), xo, acc[u][1]);
+        acc[u][0] =
+            _mm512_fmadd_ps(_mm512_permutexvar_ps(even, t), xe, acc[u][0]);
+        acc[u][1] =
+            _mm512_fmadd_ps(_mm512_permutexvar_ps(odd, t), xo, acc[u][1]);
       }
     }
     for (int u = 0; u < 4; ++u)
@@ -120,11 +124,11 @@ AVX512 void permutedX(const Weights &w, const float *x, float *y) {
             _mm512_castps128_ps512(_mm_loadu_ps(
                 w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock)));
         for (int j = 0; j < 8; ++j) {
-          __m512i index = _mm512_and_si512(
-              _mm512_srli_epi32(codes, 4 * j), low);
+          __m512i index =
+              _mm512_and_si512(_mm512_srli_epi32(codes, 4 * j), low);
           __m512 v = _mm512_mul_ps(_mm512_permutexvar_ps(index, table), scale);
-          acc[u][j % 2] =
-              _mm512_fmadd_ps(v, _mm512_loadu_ps(x + k + 16 * j), acc[u][j % 2]);
+          acc[u][j % 2] = _mm512_fmadd_ps(v, _mm512_loadu_ps(x + k + 16 * j),
+                                          acc[u][j % 2]);
         }
       }
     }
@@ -144,7 +148,8 @@ AVX512 void interleaved(const Weights &w, const float *x, float *y) {
     for (int k = 0; k < kCols; k += kGroup) {
       for (int u = 0; u < 4; ++u) {
         const uint8_t *row = w.interleaved + size_t(r + u) * kCols / 2;
-        const float *scales = w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock;
+        const float *scales =
+            w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock;
         __m512i codes = _mm512_loadu_si512(row + k / 2);
         for (int b = 0; b < 4; ++b) {
           __m512 t = _mm512_mul_ps(table, _mm512_set1_ps(scales[b]));
@@ -152,9 +157,9 @@ AVX512 void interleaved(const Weights &w, const float *x, float *y) {
             __m512i index = _mm512_srli_epi32(codes, 4 * j);
             if (Masked)
               index = _mm512_and_si512(index, low);
-            acc[u][j % 2] = _mm512_fmadd_ps(_mm512_permutexvar_ps(index, t),
-                                            _mm512_loadu_ps(x + k + 16 * j),
-                                            acc[u][j % 2]);
+            acc[u][j % 2] =
+                _mm512_fmadd_ps(_mm512_permutexvar_ps(index, t),
+                                _mm512_loadu_ps(x + k + 16 * j), acc[u][j % 2]);
           }
         }
       }
@@ -244,13 +249,12 @@ int main(int argc, char **argv) {
       v.loop(weights[0], p.data(), y.data());
       for (int n = 0; n < kRows; ++n) {
         const Weights &w = weights[0];
-        int code = codeOf(
-            (v.interleavedLayout ? w.interleaved : w.standard) +
-                size_t(n) * kCols / 2,
-            e, v.interleavedLayout);
-        float expect = kE2M1[code] * w.scales[size_t(n) * (kCols / kBlock) +
-                                              e / kBlock] +
-                       0.0f;
+        int code = codeOf((v.interleavedLayout ? w.interleaved : w.standard) +
+                              size_t(n) * kCols / 2,
+                          e, v.interleavedLayout);
+        float expect =
+            kE2M1[code] * w.scales[size_t(n) * (kCols / kBlock) + e / kBlock] +
+            0.0f;
         if (std::memcmp(&expect, &y[n], 4) != 0)
           ++failures;
       }
@@ -272,8 +276,8 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       for (int c = 0; c < calls; ++c)
         v.loop(weights[0], p.data(), y.data());
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                               start)
+      double s = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start)
                      .count();
       best = std::max(best, bytes / s / 1e9);
     }
