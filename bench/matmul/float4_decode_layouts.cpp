@@ -72,13 +72,24 @@ int codeOf(const uint8_t *row, int e, bool interleaved) {
   return high ? row[byte] >> 4 : row[byte] & 15;
 }
 
-AVX512 void standard(const Weights &w, const float *x, float *y) {
-  const __m512 table = _mm512_loadu_ps(kE2M1);
-  const __m512i low = _mm512_set1_epi32(15);
+/// Rows four at a time with two accumulators each (the pipeline's register
+/// tile): `step(r, acc)` adds rows r..r+3's products, then y gets the sums.
+template <typename Step>
+AVX512 inline void fourRowsAtATime(float *y, Step step) {
   for (int r = 0; r < kRows; r += 4) {
     __m512 acc[4][2];
     for (auto &a : acc)
       a[0] = a[1] = _mm512_setzero_ps();
+    step(r, acc);
+    for (int u = 0; u < 4; ++u)
+      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
+  }
+}
+
+AVX512 void standard(const Weights &w, const float *x, float *y) {
+  const __m512 table = _mm512_loadu_ps(kE2M1);
+  const __m512i low = _mm512_set1_epi32(15);
+  fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
     for (int k = 0; k < kCols; k += kBlock) {
       // Codes k..k+31: byte b holds codes k+2b (low) and k+2b+1 (high); the
       // activation is split the same way (even and odd elements) by the
@@ -100,9 +111,7 @@ AVX512 void standard(const Weights &w, const float *x, float *y) {
             _mm512_fmadd_ps(_mm512_permutexvar_ps(odd, t), xo, acc[u][1]);
       }
     }
-    for (int u = 0; u < 4; ++u)
-      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
-  }
+  });
 }
 
 AVX512 void permutedX(const Weights &w, const float *x, float *y) {
@@ -111,10 +120,7 @@ AVX512 void permutedX(const Weights &w, const float *x, float *y) {
   // Lane i of shift j is code 8i + j: its block is i / 4.
   const __m512i blockOfLane =
       _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
-  for (int r = 0; r < kRows; r += 4) {
-    __m512 acc[4][2];
-    for (auto &a : acc)
-      a[0] = a[1] = _mm512_setzero_ps();
+  fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
     for (int k = 0; k < kCols; k += kGroup) {
       for (int u = 0; u < 4; ++u) {
         const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
@@ -132,19 +138,14 @@ AVX512 void permutedX(const Weights &w, const float *x, float *y) {
         }
       }
     }
-    for (int u = 0; u < 4; ++u)
-      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
-  }
+  });
 }
 
 template <bool Masked>
 AVX512 void interleaved(const Weights &w, const float *x, float *y) {
   const __m512 table = _mm512_loadu_ps(kE2M1);
   const __m512i low = _mm512_set1_epi32(15);
-  for (int r = 0; r < kRows; r += 4) {
-    __m512 acc[4][2];
-    for (auto &a : acc)
-      a[0] = a[1] = _mm512_setzero_ps();
+  fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
     for (int k = 0; k < kCols; k += kGroup) {
       for (int u = 0; u < 4; ++u) {
         const uint8_t *row = w.interleaved + size_t(r + u) * kCols / 2;
@@ -164,9 +165,7 @@ AVX512 void interleaved(const Weights &w, const float *x, float *y) {
         }
       }
     }
-    for (int u = 0; u < 4; ++u)
-      y[r + u] = _mm512_reduce_add_ps(_mm512_add_ps(acc[u][0], acc[u][1]));
-  }
+  });
 }
 
 using Loop = void (*)(const Weights &, const float *, float *);
