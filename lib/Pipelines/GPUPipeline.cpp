@@ -69,6 +69,11 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
   device.addPass(quant_affine::createQuantAffineNativeRoundingPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.useVectorAlignment = true;
+  StringRef gpuModule = gpu::GPUModuleOp::getOperationName();
+  // n-D bit counts as 1-D ones, which the math conversion takes.
+  device.addPass(quant_affine::whenPresent(
+      gpuModule, {"math.ctlz", "math.cttz", "math.ctpop"},
+      quant_affine::createQuantAffineFlattenBitCountsPass()));
   device.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(quant_affine::createQuantAffineCanonicalizePass());
@@ -76,7 +81,6 @@ void addDeviceToNVVMStage(OpPassManager &pm) {
   // What convert-gpu-to-nvvm leaves (math on types libdevice has no function
   // for, such as trunc of bf16 vectors) becomes LLVM here: the kernels are
   // serialized before the host lowering, whose conversions run afterwards.
-  StringRef gpuModule = gpu::GPUModuleOp::getOperationName();
   device.addPass(quant_affine::whenPresent(gpuModule, {"math"},
                                            createConvertMathToLLVMPass()));
   device.addPass(quant_affine::whenPresent(gpuModule, {"index"},

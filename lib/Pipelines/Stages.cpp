@@ -259,6 +259,8 @@ void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
   OpPassManager &function = pm.nest<func::FuncOp>();
   function.addPass(memref::createExpandStridedMetadataPass());
   function.addPass(inFunctionsWith({"affine"}, createLowerAffinePass()));
+  pm.addPass(inModuleWith({"math.ctlz", "math.cttz", "math.ctpop"},
+                          createQuantAffineFlattenBitCountsPass()));
   pm.addPass(inModuleWith({"math"}, createConvertMathToLLVMPass()));
   // What LLVM has no intrinsic for (erf, atan2, ...) calls libm, an element
   // at a time on vectors: before the vector lowering, which the extracts

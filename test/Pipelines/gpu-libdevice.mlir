@@ -4,6 +4,8 @@
 // whose function needs it, not a dump of the device module. Math that
 // libdevice has no function for (trunc of bf16) is LLVM's intrinsic, lowered
 // in the device stage: the kernels are serialized before the host lowering.
+// Bit counts on an n-D vector (a 4 x 2 tensor in one tile) count on it
+// flattened: upstream's math conversion takes 1-D vectors only.
 // REQUIRES: libdevice
 // RUN: quant-affine-opt %s --quant-affine-gpu-pipeline="format=isa cuda-path=%cuda_path" \
 // RUN: | %extract_gpu_binary | FileCheck %s --implicit-check-not=.extern --implicit-check-not=call
@@ -18,6 +20,9 @@
 // CHECK-LABEL: .entry trunc_bf16_kernel(
 // CHECK-COUNT-4: cvt.rzi.bf16.bf16
 // CHECK: ret;
+// CHECK-LABEL: .entry ctlz_2d_kernel(
+// CHECK: clz.b32
+// CHECK: ret;
 
 // MISSING: gpu-libdevice.mlir:[[# @LINE + 3]]:8: error: '__nv_expf' comes from libdevice, but {{.*}}no-cuda/nvvm/libdevice/libdevice.10.bc does not exist; point the pipeline's cuda-path option at a CUDA toolkit
 // MISSING-NOT: see current operation
@@ -31,5 +36,11 @@ func.func @exp_then_qdq(%x: tensor<256xf32>, %s: tensor<f32>, %out: memref<256xf
 func.func @trunc_bf16(%x: tensor<256xbf16>, %out: memref<256xbf16>) {
   %t = math.trunc %x : tensor<256xbf16>
   bufferization.materialize_in_destination %t in restrict writable %out : (tensor<256xbf16>, memref<256xbf16>) -> ()
+  return
+}
+
+func.func @ctlz_2d(%x: tensor<4x2xi32>, %out: memref<4x2xi32>) {
+  %c = math.ctlz %x : tensor<4x2xi32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<4x2xi32>, memref<4x2xi32>) -> ()
   return
 }

@@ -14,6 +14,10 @@
 // LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice}}
 // LIBDEVICE: error: device code would hold a copy of @huge of 8589934592 bytes
 // LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice}}
+// LIBDEVICE: error: 'math.ctlz' is left in the device code
+// LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice|unrealized}}
+// LIBDEVICE: error: a value of type 'i64' is left unconverted
+// LIBDEVICE-NOT: {{__nv_rintf|linked with libdevice}}
 
 // What gpu-module-to-binary would crash on, or turn into a broken binary,
 // is an error at the module or function that causes it.
@@ -79,4 +83,30 @@ gpu.module @huge_global [#nvvm.target<chip = "sm_90">] {
   // expected-error @below {{device code would hold a copy of @huge of 8589934592 bytes, more than the 2^32 bytes the GPU pipeline puts into a device module}}
   llvm.mlir.global private constant @huge(dense<2> : tensor<2x4294967296xi8>) : !llvm.array<2 x array<4294967296 x i8>>
   llvm.mlir.global private constant @largest(dense<2.0> : tensor<1073741824xf32>) : !llvm.array<1073741824 x f32>
+}
+
+// -----
+
+// An op no device lowering took (here an n-D bit count, as upstream's math
+// conversion leaves it) is reported at the op, not as a translation failure
+// with the whole module dumped; the casts around it are not reported.
+gpu.module @left_over [#nvvm.target<chip = "sm_90">] {
+  llvm.func @kernel(%x: !llvm.array<1 x vector<2xi32>>) -> !llvm.array<1 x vector<2xi32>> {
+    %v = builtin.unrealized_conversion_cast %x : !llvm.array<1 x vector<2xi32>> to vector<1x2xi32>
+    // expected-error @below {{'math.ctlz' is left in the device code: the GPU pipeline has no lowering for it on 'vector<1x2xi32>'}}
+    %c = math.ctlz %v : vector<1x2xi32>
+    %r = builtin.unrealized_conversion_cast %c : vector<1x2xi32> to !llvm.array<1 x vector<2xi32>>
+    llvm.return %r : !llvm.array<1 x vector<2xi32>>
+  }
+}
+
+// -----
+
+// A cast alone (a value some conversion left in its old type).
+gpu.module @left_cast [#nvvm.target<chip = "sm_90">] {
+  llvm.func @kernel(%x: i64) {
+    // expected-error @below {{a value of type 'i64' is left unconverted in the device code}}
+    %i = builtin.unrealized_conversion_cast %x : i64 to index
+    llvm.return
+  }
 }

@@ -339,7 +339,9 @@ def QuantAffineCheckGPUTargetPass
     - any other external function, which nothing would resolve;
     - a global of more than 2^32 bytes (a constant the kernels read, copied
       into the module), whose initializer LLVM would materialize whole and
-      run out of memory on.
+      run out of memory on;
+    - an op left outside the LLVM and NVVM dialects (one no lowering took),
+      whose translation would fail with the whole module dumped.
   }];
   let options = [
     Option<"cudaPath", "cuda-path", "std::string",

@@ -109,6 +109,34 @@ struct QuantAffineCheckGPUTargetPass
         failed |= mlir::failed(checkTarget(module, target));
     }
 
+    // An op no device lowering took: its translation would fail with the
+    // whole module dumped. (The casts a failed conversion leaves around it
+    // are left out of the report.)
+    Operation *leftCast = nullptr;
+    module.walk([&](Operation *op) {
+      if (op == module.getOperation() ||
+          isa_and_nonnull<LLVM::LLVMDialect, NVVM::NVVMDialect>(
+              op->getDialect()))
+        return;
+      if (isa<UnrealizedConversionCastOp>(op)) {
+        leftCast = leftCast ? leftCast : op;
+        return;
+      }
+      InFlightDiagnostic diag = op->emitError()
+                                << "'" << op->getName()
+                                << "' is left in the device code: the GPU "
+                                   "pipeline has no lowering for it";
+      if (op->getNumResults() == 1)
+        diag << " on " << op->getResult(0).getType();
+      failed = true;
+    });
+    if (leftCast && !failed) {
+      emitError(leftCast->getLoc())
+          << "a value of type " << leftCast->getOperand(0).getType()
+          << " is left unconverted in the device code";
+      failed = true;
+    }
+
     // LLVM materializes a global's initializer whole, a splat too: one
     // beyond what a device module can hold would exhaust memory instead.
     DataLayout layout(module);
