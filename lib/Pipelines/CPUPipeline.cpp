@@ -148,8 +148,8 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   fromQuant.diagnoseOnly = !options.fromQuant;
   pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
-  addFusedLinalgStage(pm, options.runtimeChecks,
-                      ScalarInputReads::AtDefinition);
+  addFusedLinalgStage(pm, options.runtimeChecks, ScalarInputReads::AtDefinition,
+                      PerBlockValues::Materialized);
 
   // Ops that move more than this are large (the auto choices).
   int64_t llcBytes = options.llcBytes > 0 ? int64_t(options.llcBytes)

@@ -101,7 +101,7 @@ void mlir::quant_affine::addGPUMappingStages(
   pm.addPass(createConvertQuantToQuantAffinePass(fromQuant));
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks,
-                      ScalarInputReads::BeforeEachUser);
+                      ScalarInputReads::BeforeEachUser, PerBlockValues::Fused);
 
   // 2. Vector tiles in a parallel loop, bufferized.
   QuantAffineVectorizePassOptions vectorize;

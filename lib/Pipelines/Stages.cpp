@@ -93,8 +93,10 @@ std::unique_ptr<Pass> inModuleWith(ArrayRef<StringRef> ops,
 }
 } // namespace
 
-void mlir::quant_affine::addFusedLinalgStage(
-    OpPassManager &pm, bool runtimeChecks, ScalarInputReads scalarInputReads) {
+void mlir::quant_affine::addFusedLinalgStage(OpPassManager &pm,
+                                             bool runtimeChecks,
+                                             ScalarInputReads scalarInputReads,
+                                             PerBlockValues perBlockValues) {
   // Branches become scf.if/scf.index_switch/scf.while: what they carry
   // bufferizes and is freed like any structured value, and cf loops are
   // accepted at all (ownership-based deallocation supports no cf loops).
@@ -111,7 +113,9 @@ void mlir::quant_affine::addFusedLinalgStage(
   // the generics and fuses with them.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   addFunctionCleanup<func::FuncOp>(pm);
-  pm.addNestedPass<func::FuncOp>(createQuantAffineFuseElementwisePass());
+  QuantAffineFuseElementwisePassOptions fuse;
+  fuse.fuseBlockReads = perBlockValues == PerBlockValues::Fused;
+  pm.addNestedPass<func::FuncOp>(createQuantAffineFuseElementwisePass(fuse));
   addFunctionCleanup<func::FuncOp>(pm, /*cse=*/true);
   // A tensor read by many ops costs One-Shot Analysis their square
   // (HoistScalarInputs.cpp).

@@ -51,10 +51,21 @@ enum class ScalarInputReads {
   BeforeEachUser,
 };
 
+/// How a value computed per block (a block scale) reaches the elementwise
+/// op that reads it per element (quant-affine-fuse-elementwise's
+/// fuse-block-reads).
+enum class PerBlockValues {
+  /// Computed once per block and read from memory (the CPU pipeline).
+  Materialized,
+  /// Recomputed in the op that reads them (the GPU pipeline).
+  Fused,
+};
+
 /// quant_affine (and elementwise arith around it) on tensors to fused
 /// linalg.generic ops whose results go to the caller's buffers.
 void addFusedLinalgStage(OpPassManager &pm, bool runtimeChecks,
-                         ScalarInputReads scalarInputReads);
+                         ScalarInputReads scalarInputReads,
+                         PerBlockValues perBlockValues);
 
 /// Each use of a tensor.empty given its own (with `prepareDestinations`,
 /// tensor destinations prepared for One-Shot Analysis), unsafe chains

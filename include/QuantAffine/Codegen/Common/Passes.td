@@ -46,10 +46,25 @@ def QuantAffineFuseElementwisePass
     one body costs O(n^2) (1,000 chained ops took seconds, 5,000 minutes);
     with the bound, a chain fuses into n / max-body-ops generics in linear
     time, each still a single vectorized loop.
+
+    With `fuse-block-reads=false` (the CPU pipeline), a producer that an
+    all-parallel consumer reads once per block (an indexing map that is not a permutation
+    and not 0-D: a block scale computed elementwise, as two-level NVFP4's
+    `ts * extf(e)`, or a channel's) stays
+    apart, unless the consumer feeds a contraction (a dequantization fused
+    into a matmul's loop later computes per-block values once per block
+    itself). Each block's value is then computed once and read from memory
+    by broadcasting loads, where fused it was computed on the blocks of a
+    tile and replicated across the tile's lanes by shuffles. The GPU
+    pipeline keeps the fusion: there a separate kernel and buffer would cost
+    more than the recomputation.
   }];
   let options = [
     Option<"maxBodyOps", "max-body-ops", "int64_t", /*default=*/"128",
-           "Largest fused body, in ops">
+           "Largest fused body, in ops">,
+    Option<"fuseBlockReads", "fuse-block-reads", "bool", /*default=*/"true",
+           "Fuse producers that the consumer reads once per block (false: "
+           "keep them apart unless the consumer feeds a contraction)">
   ];
   let dependentDialects = [
     "affine::AffineDialect", "linalg::LinalgDialect", "tensor::TensorDialect"

@@ -51,6 +51,26 @@ bool isCostlyToRecompute(Operation *op) {
   });
 }
 
+/// Whether `map` reads one value for several of the consumer's elements,
+/// and not one for all (a 0-D scale, which
+/// quant-affine-hoist-scalar-inputs reads once): a block's scale over its
+/// block, whether the blocks are expanded dims ((i, j, k) -> (i, j)) or
+/// divided ones ((i, j) -> (i, j floordiv 32)), a channel's over its
+/// channel.
+bool readsPerBlock(AffineMap map) {
+  return map.getNumResults() > 0 && !map.isPermutation();
+}
+
+/// Whether a result of `op` is read by a linalg op with reduction loops (a
+/// dequantization feeding a matmul, whose fusion into the matmul's loop
+/// wants the per-block arithmetic in its body).
+bool feedsReduction(Operation *op) {
+  return llvm::any_of(op->getUsers(), [](Operation *user) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    return linalgOp && linalgOp.getNumReductionLoops() > 0;
+  });
+}
+
 /// Whether `value` is the one-use result of an all-parallel linalg.generic
 /// (a dequantize, once lowered).
 bool isFusableElementwiseResult(Value value) {
@@ -104,15 +124,21 @@ struct QuantAffineFuseElementwisePass
     MLIRContext *context = &getContext();
     generalizeConsumersOfElementwise();
     int64_t limit = maxBodyOps;
+    bool blockReads = fuseBlockReads;
     // Upstream's rule (a producer with one use), plus the size bound.
-    linalg::ControlFusionFn control = [limit](OpOperand *fused) {
+    linalg::ControlFusionFn control = [limit, blockReads](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
         return false;
       auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-      if (consumer && isCostlyToRecompute(producer) &&
-          !consumer.getMatchingIndexingMap(fused).isPermutation())
-        return false;
+      if (consumer) {
+        AffineMap map = consumer.getMatchingIndexingMap(fused);
+        if (isCostlyToRecompute(producer) && !map.isPermutation())
+          return false;
+        if (!blockReads && consumer.getNumReductionLoops() == 0 &&
+            readsPerBlock(map) && !feedsReduction(consumer))
+          return false;
+      }
       return bodySize(producer) + bodySize(fused->getOwner()) <= limit;
     };
     // The same pattern set as linalg-fuse-elementwise-ops (its fusion
