@@ -86,6 +86,27 @@ func.func @truncf_clamped(%x: vector<16xf32>, %y: f32) -> (vector<16xf8E4M3FN>, 
   return %t, %st : vector<16xf8E4M3FN>, f8E4M3FN
 }
 
+// A format without a NaN code (f4E2M1FN): unclamped, the rounded code is
+// limited to the largest one (arith.minsi); clamped, the magnitude already
+// is, and a NaN becomes a zero of its sign by the select on the magnitude,
+// so the minimum is left out.
+// CHECK-LABEL: func.func @truncf_e2m1_clamped_or_not
+// CHECK: arith.minsi
+// CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi4>
+// CHECK-NOT: arith.minsi
+// CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi4>
+func.func @truncf_e2m1_clamped_or_not(%x: vector<16xf32>) -> (vector<16xf4E2M1FN>, vector<16xf4E2M1FN>) {
+  %plain = arith.truncf %x : vector<16xf32> to vector<16xf4E2M1FN>
+  %lo = arith.constant dense<-6.0> : vector<16xf32>
+  %hi = arith.constant dense<6.0> : vector<16xf32>
+  %below = arith.cmpf olt, %x, %lo : vector<16xf32>
+  %l = arith.select %below, %lo, %x : vector<16xi1>, vector<16xf32>
+  %above = arith.cmpf olt, %hi, %l : vector<16xf32>
+  %c = arith.select %above, %hi, %l : vector<16xi1>, vector<16xf32>
+  %clamped = arith.truncf %c : vector<16xf32> to vector<16xf4E2M1FN>
+  return %plain, %clamped : vector<16xf4E2M1FN>, vector<16xf4E2M1FN>
+}
+
 // Not the type's range (a clamp to 240 for f8E4M3FN), or a bound that is
 // not a constant: the clamp stays and the clamped value is encoded.
 // CHECK-LABEL: func.func @truncf_other_clamps

@@ -171,13 +171,17 @@ Value encodeF32(Builder &z, Value x, const NarrowFormat &f,
       odd);
   Value normal = arith::ShRSIOp::create(b, loc, rounded, c(shift));
   // Past the largest code: overflow, inf and NaN (with `saturate`, NaN
-  // alone).
+  // alone). A saturated magnitude rounds to maxCode at most, and a NaN's
+  // code is replaced below (by the NaN code, or by a zero of its sign):
+  // only an unclamped input needs the minimum.
   Value overflow;
-  if (f.infCode || !f.nanCode) // to inf, or saturating
-    normal = arith::MinSIOp::create(b, loc, normal,
-                                    c(f.infCode ? *f.infCode : f.maxCode));
-  else
+  if (f.infCode || !f.nanCode) { // to inf, or saturating
+    if (!saturate)
+      normal = arith::MinSIOp::create(b, loc, normal,
+                                      c(f.infCode ? *f.infCode : f.maxCode));
+  } else {
     overflow = z.cmpI(arith::CmpIPredicate::sgt, normal, c(f.maxCode));
+  }
   // Subnormal: |x| + C stays in C's binade, whose ulp is the narrow
   // quantum, so the addition rounds, and its bits are C's plus the code:
   // C's low 23 bits are zero, so the truncation to the code's width leaves
