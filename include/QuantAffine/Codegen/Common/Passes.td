@@ -71,6 +71,27 @@ def QuantAffineFuseElementwisePass
   ];
 }
 
+def QuantAffineFlattenBitCountsPass
+    : Pass<"quant-affine-flatten-bit-counts"> {
+  let summary = "math.ctlz, math.cttz and math.ctpop on n-D vectors as 1-D "
+                "ones";
+  let description = [{
+    Upstream's `convert-math-to-llvm` lowers these bit counts only on scalars
+    and 1-D vectors: its pattern tests the operand's type before conversion,
+    which for an n-D vector is not an LLVM type, and fails; the pipeline
+    then stopped at `convert-math-to-libm` with "failed to legalize
+    operation 'math.ctlz'" (a `tensor<4x2xi32>` count vectorized whole, or
+    an E8M0 scale's `rceil` rounding kept apart from its consumer). Each
+    such op is applied to its operand shape-cast to one dim and the result
+    cast back (elementwise, so exact; `flattenedVectorOp`, FlattenVectors.h,
+    which `quant-affine-native-rounding` uses for the same reason);
+    `convert-vector-to-llvm` lowers the casts. Both pipelines run it: on the
+    host code before the math conversion, and in the kernels before
+    `convert-gpu-to-nvvm`.
+  }];
+  let dependentDialects = ["vector::VectorDialect"];
+}
+
 def QuantAffineFuseReductionRowsPass
     : Pass<"quant-affine-fuse-reduction-rows", "func::FuncOp"> {
   let summary = "Tile an elementwise op that rereads a reduction's input by "

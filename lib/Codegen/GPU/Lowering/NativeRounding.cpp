@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantAffine/Codegen/Common/FlattenVectors.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,27 +79,18 @@ struct QuantAffineNativeRoundingPass
     // llvm.call_intrinsic, not llvm.intr.roundeven and its siblings: the
     // NVVM conversion marks those illegal, to send them to libdevice too.
     // LLVM's intrinsics take 1-D vectors: an n-D one is flattened around
-    // the call (convert-vector-to-llvm lowers the shape casts).
+    // the call (flattenedVectorOp; convert-vector-to-llvm lowers the casts).
     IRRewriter rewriter(&getContext());
     for (Operation *op : rounding) {
       rewriter.setInsertionPoint(op);
       Location loc = op->getLoc();
-      Value input = op->getOperand(0);
-      auto vectorType = dyn_cast<VectorType>(input.getType());
-      bool flatten = vectorType && vectorType.getRank() > 1;
-      if (flatten)
-        input = vector::ShapeCastOp::create(
-            rewriter, loc,
-            VectorType::get(vectorType.getNumElements(),
-                            vectorType.getElementType()),
-            input);
-      Value rounded = LLVM::CallIntrinsicOp::create(
-                          rewriter, loc, input.getType(),
-                          rewriter.getStringAttr(intrinsicFor(op)), input)
-                          .getResult(0);
-      if (flatten)
-        rounded =
-            vector::ShapeCastOp::create(rewriter, loc, vectorType, rounded);
+      Value rounded = quant_affine::flattenedVectorOp(
+          rewriter, loc, op->getOperand(0), [&](Value input) {
+            return LLVM::CallIntrinsicOp::create(
+                       rewriter, loc, input.getType(),
+                       rewriter.getStringAttr(intrinsicFor(op)), input)
+                .getResult(0);
+          });
       rewriter.replaceOp(op, rounded);
     }
   }

@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantAffine/Codegen/CPU/Passes.h"
+#include "QuantAffine/Codegen/Common/FlattenVectors.h"
+#include "QuantAffine/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -15,7 +16,7 @@
 namespace mlir {
 namespace quant_affine {
 #define GEN_PASS_DEF_QUANTAFFINEFLATTENBITCOUNTSPASS
-#include "QuantAffine/Codegen/CPU/Passes.h.inc"
+#include "QuantAffine/Codegen/Common/Passes.h.inc"
 } // namespace quant_affine
 } // namespace mlir
 
@@ -41,17 +42,15 @@ struct FlattenBitCountsPass
 
     IRRewriter rewriter(&getContext());
     for (Operation *op : counts) {
-      auto type = cast<VectorType>(op->getResult(0).getType());
-      auto flat = VectorType::get(type.getNumElements(), type.getElementType());
       rewriter.setInsertionPoint(op);
-      Location loc = op->getLoc();
-      Value operand =
-          vector::ShapeCastOp::create(rewriter, loc, flat, op->getOperand(0));
-      Operation *count = rewriter.clone(*op);
-      count->setOperand(0, operand);
-      count->getResult(0).setType(flat);
-      rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type,
-                                                       count->getResult(0));
+      Value count = quant_affine::flattenedVectorOp(
+          rewriter, op->getLoc(), op->getOperand(0), [&](Value flat) {
+            Operation *clone = rewriter.clone(*op);
+            clone->setOperand(0, flat);
+            clone->getResult(0).setType(flat.getType());
+            return clone->getResult(0);
+          });
+      rewriter.replaceOp(op, count);
     }
   }
 };
