@@ -254,6 +254,11 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   prefetchStreams.largeNestBytes = strategy.prefetchNestBytes;
   pm.addNestedPass<func::FuncOp>(
       createQuantAffinePrefetchStreamsPass(prefetchStreams));
+  // Table lookups, one op each until here, to the target's permutes.
+  QuantAffineLowerLookupsPassOptions lookups;
+  lookups.permuteIntrinsics.assign(strategy.lookupIntrinsics.begin(),
+                                   strategy.lookupIntrinsics.end());
+  pm.addNestedPass<func::FuncOp>(createQuantAffineLowerLookupsPass(lookups));
   addStandardToLLVMStage(pm);
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());

@@ -13,6 +13,7 @@
 #include "QuantAffine/Dialect/QuantAffine/IR/QuantAffine.h"
 #include "QuantAffine/Dialect/QuantAffine/IR/TilingInterfaceImpl.h"
 #include "QuantAffine/Dialect/QuantAffine/Transforms/Passes.h"
+#include "QuantAffine/Dialect/QuantAffineVector/IR/QuantAffineVector.h"
 #include "QuantAffine/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -52,14 +53,16 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::quant_affine::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<quant_affine::QuantAffineDialect, affine::AffineDialect,
-                  arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
-                  math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                  omp::OpenMPDialect, quant::QuantDialect, scf::SCFDialect,
-                  tensor::TensorDialect, transform::TransformDialect,
-                  ub::UBDialect, vector::VectorDialect>();
+  registry.insert<quant_affine::QuantAffineDialect,
+                  quant_affine_vector::QuantAffineVectorDialect,
+                  affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, NVVM::NVVMDialect, omp::OpenMPDialect,
+                  quant::QuantDialect, scf::SCFDialect, tensor::TensorDialect,
+                  transform::TransformDialect, ub::UBDialect,
+                  vector::VectorDialect>();
   registerPipelineExtensions(registry);
   func::registerInlinerExtension(registry);
   // Tiling and fusion of our ops before they are lowered, by transform

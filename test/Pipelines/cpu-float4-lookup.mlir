@@ -55,7 +55,7 @@
 // RUN: | FileCheck %s --check-prefix=TABLE
 // TABLE-LABEL: llvm.func @mxfp4_decode(
 // TABLE-NOT: llvm.uitofp
-// TABLE: llvm.extractelement {{.*}} : vector<8xf32>
+// TABLE: llvm.call_intrinsic "llvm.x86.avx2.permps"({{.*}}) : (vector<8xf32>, vector<8xi32>) -> vector<8xf32>
 // TABLE-NOT: llvm.uitofp
 // TABLE: llvm.return
 func.func @mxfp4_decode(%x: tensor<1x256xf32>, %q: tensor<64x256xf4E2M1FN>, %s: tensor<64x8xf32>, %out: memref<1x64xf32>) {

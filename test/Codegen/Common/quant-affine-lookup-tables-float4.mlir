@@ -27,10 +27,8 @@
 // HALVES: %[[DOWN:.*]] = arith.shrui %[[SHIFTED]], %{{.*}} : vector<8xi32>
 // HALVES: %[[INDEX:.*]] = arith.andi %[[DOWN]], %{{.*}} : vector<8xi32>
 // HALVES: %[[SIGN:.*]] = arith.cmpi slt, %[[SHIFTED]], %{{.*}} : vector<8xi32>
-// HALVES-COUNT-8: vector.extract %[[TPOS]][%{{.*}}] : f32 from vector<8xf32>
-// HALVES: %[[IFCLEAR:.*]] = vector.from_elements
-// HALVES-COUNT-8: vector.extract %[[TNEG]][%{{.*}}] : f32 from vector<8xf32>
-// HALVES: %[[IFSET:.*]] = vector.from_elements
+// HALVES: %[[IFCLEAR:.*]] = quant_affine_vector.lookup %[[TPOS]][%[[INDEX]]] : vector<8xf32>, vector<8xi32>
+// HALVES: %[[IFSET:.*]] = quant_affine_vector.lookup %[[TNEG]][%[[INDEX]]] : vector<8xf32>, vector<8xi32>
 // HALVES: arith.select %[[SIGN]], %[[IFSET]], %[[IFCLEAR]] : vector<8xi1>, vector<8xf32>
 // HALVES-COUNT-3: arith.select
 // HALVES-NOT: vector.shuffle {{.*}} : vector<32xf32>
@@ -39,11 +37,11 @@
 // FULL-LABEL: func.func @mxfp4(
 // FULL-DAG: %[[DOMAIN:.*]] = arith.constant dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, 1.500000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 6.000000e+00, -0.000000e+00, -5.000000e-01, -1.000000e+00, -1.500000e+00, -2.000000e+00, -3.000000e+00, -4.000000e+00, -6.000000e+00]> : vector<16xf32>
 // FULL: %[[TABLE:.*]] = arith.mulf %{{.*}}, %[[DOMAIN]] : vector<16xf32>
-// FULL-COUNT-32: vector.extract %[[TABLE]][%{{.*}}] : f32 from vector<16xf32>
+// FULL-COUNT-2: quant_affine_vector.lookup %[[TABLE]][%{{.*}}] : vector<16xf32>, vector<16xi32>
 // FULL: vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<32xf32>, vector<32xf32>
 // FULL-NOT: arith.extf
 // OFF-LABEL: func.func @mxfp4(
-// OFF-NOT: vector.extract %{{.*}}[%{{.*}}] : f32
+// OFF-NOT: quant_affine_vector.lookup
 // OFF: arith.extf
 // BAD: float4-table-lanes must be 0, 8 or 16, got 4
 func.func @mxfp4(%codes: memref<64x32xf4E2M1FN>, %x: memref<32xf32>, %s: memref<64xf32>, %acc: vector<32xf32>, %row: index) -> vector<32xf32> {

@@ -18,13 +18,15 @@
 // CHECK: %[[WORDS:.*]] = arith.extui %[[BYTES]] : vector<16xi8> to vector<16xi32>
 // CHECK: %[[LOW:.*]] = arith.andi %[[WORDS]]
 // CHECK: %[[HIGH:.*]] = arith.shrui %[[WORDS]]
-// CHECK-COUNT-32: vector.extract %[[TABLE]][%{{.*}}] : f32 from vector<16xf32>
+// CHECK: %[[LOOKED_LOW:.*]] = quant_affine_vector.lookup %[[TABLE]][%[[LOW]]] : vector<16xf32>, vector<16xi32>
+// CHECK: %[[LOOKED_HIGH:.*]] = quant_affine_vector.lookup %[[TABLE]][%[[HIGH]]] : vector<16xf32>, vector<16xi32>
+// CHECK: %[[WEIGHTS:.*]] = vector.shuffle %[[LOOKED_LOW]], %[[LOOKED_HIGH]] [0, 1, 2, {{.*}}, 31] : vector<16xf32>, vector<16xf32>
 // CHECK: %[[XV:.*]] = vector.transfer_read %[[X]]
 // CHECK: %[[XS:.*]] = vector.shuffle %[[XV]], %[[XV]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<32xf32>, vector<32xf32>
-// CHECK: arith.mulf %[[XS]], %{{.*}} fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
+// CHECK: arith.mulf %[[XS]], %[[WEIGHTS]] fastmath<contract> {quant_affine.lanes_summed} : vector<32xf32>
 // CHECK-NOT: arith.sitofp
 // OFF-LABEL: func.func @lut(
-// OFF-NOT: vector.extract %{{.*}}[%{{.*}}] : f32
+// OFF-NOT: quant_affine_vector.lookup
 // OFF: arith.sitofp
 func.func @lut(%codes: memref<64x32xi4>, %x: memref<32xf32>, %s: memref<64xf32>, %acc: vector<32xf32>, %row: index) -> vector<32xf32> {
   %c0 = arith.constant 0 : index
@@ -43,7 +45,7 @@ func.func @lut(%codes: memref<64x32xi4>, %x: memref<32xf32>, %s: memref<64xf32>,
 // -----
 
 // CHECK-LABEL: func.func @unmarked(
-// CHECK-NOT: vector.extract %{{.*}}[%{{.*}}] : f32
+// CHECK-NOT: quant_affine_vector.lookup
 // CHECK: arith.sitofp
 func.func @unmarked(%codes: memref<64x32xi4>, %x: memref<32xf32>, %s: memref<64xf32>, %acc: vector<32xf32>, %row: index) -> vector<32xf32> {
   %c0 = arith.constant 0 : index

@@ -31,10 +31,10 @@
 // RUN: quant-affine-opt %s --quant-affine-emulate-narrow-types="float4-table-lanes=8 shift-unpack=true" \
 // RUN: | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @looked(
-// IR-COUNT-32: vector.extract %{{.*}}[%{{.*}}] : f32 from vector<8xf32>
+// IR-COUNT-4: quant_affine_vector.lookup %{{.*}}[%{{.*}}] : vector<8xf32>, vector<8xi32>
 // IR: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
 // IR-LABEL: func.func @decoded(
-// IR-NOT: vector.extract %{{.*}}[%{{.*}}] : f32
+// IR-NOT: quant_affine_vector.lookup
 
 func.func @looked(%q: memref<16xf4E2M1FN>, %s: f32, %x: memref<16xf32>, %out: memref<16xf32>) attributes {passthrough = ["noinline"]} {
   %c0 = arith.constant 0 : index

@@ -20,6 +20,7 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -60,6 +61,9 @@ struct CPUTarget {
   /// register (x86 `vpermps`: 16 with AVX-512, 8 with AVX2); 0 where there
   /// is none (SSE; NEON's `tbl` permutes bytes).
   int64_t f32PermuteLanes = 0;
+  /// The LLVM intrinsics of those permutes, `<N x f32> (<N x f32> table,
+  /// <N x i32> indices)`, as `NxTYPE:NAME` (quant-affine-lower-lookups).
+  SmallVector<std::string, 2> f32PermuteIntrinsics;
   /// One instruction selects any bytes of two vector registers (x86 AVX-512
   /// VBMI `vpermt2b`).
   bool permutesBytesOfTwoRegisters = false;
@@ -120,6 +124,9 @@ struct CPUStrategy {
   /// codes with the sign bit clear and set as two tables, chosen by that
   /// bit (AVX2). 0: decoded arithmetically in the lanes.
   int64_t float4TableLanes = 16;
+  /// The permutes those table lookups become (CPUTarget's
+  /// f32PermuteIntrinsics); the others become per-lane extracts.
+  SmallVector<std::string, 2> lookupIntrinsics;
   /// Other i1/i2/i4 codes widened to 32 bits or to float are unpacked from
   /// whole words by per-lane shifts (AVX2 `vpsllvd`, NEON `sshl`) rather
   /// than by byte shifts and interleaves (UnpackByShifts.h). Not on SSE,

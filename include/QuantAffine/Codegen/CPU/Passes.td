@@ -247,6 +247,34 @@ def QuantAffineTruncateByPermutesPass
   let dependentDialects = ["ub::UBDialect", "vector::VectorDialect"];
 }
 
+def QuantAffineLowerLookupsPass
+    : Pass<"quant-affine-lower-lookups", "func::FuncOp"> {
+  let summary = "Lower quant_affine_vector.lookup to the target's permute or "
+                "to per-lane extracts";
+  let description = [{
+    Rewrites each `quant_affine_vector.lookup`: where `permute-intrinsics`
+    names an LLVM intrinsic for its table's shape (entries
+    `LANESxTYPE:NAME`, e.g. `16xf32:llvm.x86.avx512.permvar.sf.512`, for an
+    intrinsic `<LANES x TYPE> (<LANES x TYPE> table, <LANES x i32> indices)`)
+    and its indices are that many i32, into an `llvm.call_intrinsic` of it;
+    otherwise into one `vector.extract` at a dynamic position per lane,
+    gathered by `vector.from_elements`. The CPU pipeline runs it just before
+    the conversion to the LLVM dialect, after bufferization (whose
+    deallocation rejects the call's unknown memory effects), with the
+    intrinsics its target description names (`CPUTarget.h`): x86 `vpermps`
+    of 16 lanes with AVX-512 and of 8 with AVX2. The intrinsics permute by
+    the low bits of each index, a refinement of the lookup's poison for
+    indices out of range.
+  }];
+  let options = [
+    ListOption<"permuteIntrinsics", "permute-intrinsics", "std::string",
+               "LLVM intrinsics that permute a table by i32 indices, as "
+               "LANESxTYPE:NAME">
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect",
+                           "vector::VectorDialect"];
+}
+
 def QuantAffineExpandBF16Pass : Pass<"quant-affine-expand-bf16"> {
   let summary = "Expand bf16 extf/truncf into integer arithmetic";
   let description = [{

@@ -874,7 +874,8 @@ def QuantAffineEmulateNarrowTypesPass
   ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "memref::MemRefDialect",
-    "scf::SCFDialect", "vector::VectorDialect"
+    "quant_affine_vector::QuantAffineVectorDialect", "scf::SCFDialect",
+    "vector::VectorDialect"
   ];
 }
 

@@ -193,12 +193,15 @@ FailureOr<CPUTarget> mlir::quant_affine::resolveCPUTarget(StringRef triple,
       target.vectorBytes = 64;
       target.vectorRegisters = 32;
       target.f32PermuteLanes = 16;
+      target.f32PermuteIntrinsics = {"16xf32:llvm.x86.avx512.permvar.sf.512",
+                                     "8xf32:llvm.x86.avx2.permps"};
       target.permutesBytesOfTwoRegisters = map.lookup("avx512vbmi");
     } else if (map.lookup("avx2")) {
       target.isa = CPUVectorISA::X86AVX2;
       target.vectorBytes = 32;
       target.vectorRegisters = 16;
       target.f32PermuteLanes = 8;
+      target.f32PermuteIntrinsics = {"8xf32:llvm.x86.avx2.permps"};
     } else {
       target.isa = CPUVectorISA::X86SSE;
       target.vectorBytes = 16;
@@ -255,6 +258,7 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
       target.f32PermuteLanes >= 8
           ? std::min<int64_t>(target.f32PermuteLanes, 16)
           : 0;
+  strategy.lookupIntrinsics = target.f32PermuteIntrinsics;
   strategy.shiftUnpack = target.isa != CPUVectorISA::X86SSE &&
                          target.isa != CPUVectorISA::X86AVX512;
   // On AVX-512 too (measured on Zen 5, docs/Benchmarks.md): without it,

@@ -10,8 +10,8 @@
 // values equal in every lane (the block's scale and offset) has 16 results:
 // computed once as a 16-lane table, each weight is one lookup instead of an
 // unpack, a conversion and a multiply per lane. Upstream has no table
-// lookup; `vector.extract` at dynamic positions, gathered back into a
-// vector, is what LLVM's x86 backend selects as one `vpermps`.
+// lookup: `quant_affine_vector.lookup` is one, lowered late to the target's
+// permute (`vpermps`) by quant-affine-lower-lookups.
 //
 // f4E2M1FN codes have 16 values too. Where a register holds only 8 f32
 // (AVX2), the 16-entry table is kept as two halves, the codes without and
@@ -24,6 +24,7 @@
 #include "QuantAffine/Codegen/Common/LookupTables.h"
 #include "QuantAffine/Codegen/Common/UniformReads.h"
 #include "QuantAffine/Codegen/Common/UnpackByShifts.h"
+#include "QuantAffine/Dialect/QuantAffineVector/IR/QuantAffineVector.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -109,7 +110,6 @@ void lookUpInHalves(OpBuilder &b, Location loc, vector::BitCastOp bitcast,
         b, loc, DenseElementsAttr::get(lanesOf(i32), APInt(32, value)));
   };
   Value zero = splat(0), down = splat(28), low3 = splat(kHalf - 1);
-  Type element = cast<VectorType>(positive.getType()).getElementType();
   SmallVector<Value> pieces;
   // Each code at the top of its lane: its sign bit the lane's.
   for (Value top : quant_affine::spreadCodesToLaneTops(b, loc, bitcast)) {
@@ -117,19 +117,10 @@ void lookUpInHalves(OpBuilder &b, Location loc, vector::BitCastOp bitcast,
         b, loc, arith::ShRUIOp::create(b, loc, top, down), low3);
     Value negativeCode =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, top, zero);
-    auto lookUp = [&](Value table) {
-      SmallVector<Value> values;
-      for (int64_t lane = 0; lane < kHalf; ++lane) {
-        Value position = arith::IndexCastUIOp::create(
-            b, loc, b.getIndexType(),
-            vector::ExtractOp::create(b, loc, index, lane));
-        values.push_back(vector::ExtractOp::create(
-            b, loc, table, ArrayRef<OpFoldResult>{position}));
-      }
-      return vector::FromElementsOp::create(b, loc, lanesOf(element), values);
-    };
-    Value ifClear = lookUp(positive);
-    Value ifSet = lookUp(negative);
+    Value ifClear =
+        quant_affine_vector::LookupOp::create(b, loc, positive, index);
+    Value ifSet =
+        quant_affine_vector::LookupOp::create(b, loc, negative, index);
     pieces.push_back(
         arith::SelectOp::create(b, loc, negativeCode, ifSet, ifClear));
   }
@@ -289,18 +280,13 @@ void rewriteChain(Operation *convert, bool int4, int64_t float4TableLanes,
     low = arith::AndIOp::create(b, loc, shifted,
                                 constant(size, [](int64_t) { return 15; }));
   }
-  Type element = cast<VectorType>(table.getType()).getElementType();
-  auto lookUp = [&](Value indices, int64_t first) {
-    SmallVector<Value> values;
-    for (int64_t i = 0; i < kTableSize; ++i) {
-      Value code = vector::ExtractOp::create(b, loc, indices, first + i);
-      Value position =
-          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), code);
-      values.push_back(vector::ExtractOp::create(
-          b, loc, table, ArrayRef<OpFoldResult>{position}));
-    }
-    return vector::FromElementsOp::create(
-        b, loc, VectorType::get({kTableSize}, element), values);
+  // The 16 indices from `first` on, looked up in one op.
+  auto lookUp = [&](Value indices, int64_t first) -> Value {
+    if (cast<VectorType>(indices.getType()).getNumElements() != kTableSize)
+      indices = vector::ExtractStridedSliceOp::create(
+          b, loc, indices, /*offsets=*/{first}, /*sizes=*/{kTableSize},
+          /*strides=*/{1});
+    return quant_affine_vector::LookupOp::create(b, loc, table, indices);
   };
   SmallVector<Value> pieces;
   if (chunkBytes == kTableSize) {

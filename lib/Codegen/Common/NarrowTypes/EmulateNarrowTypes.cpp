@@ -23,6 +23,7 @@
 #include "QuantAffine/Codegen/Common/PackedMemory.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
 #include "QuantAffine/Codegen/Common/UnpackByShifts.h"
+#include "QuantAffine/Dialect/QuantAffineVector/IR/QuantAffineVector.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
