@@ -142,6 +142,10 @@ readsToPrefetch(const llvm::SetVector<Operation *> &reads) {
   // it.
   llvm::MapVector<Operation *, SmallVector<std::pair<int64_t, Operation *>>>
       stretches;
+  // The stretches' first reads by buffer and block: a function of many
+  // matmuls has many stretches, and comparing each read with all of them
+  // was quadratic in the function's size.
+  DenseMap<std::pair<Value, Block *>, SmallVector<Operation *, 2>> firstsOf;
   SmallVector<Operation *> kept;
   for (Operation *read : reads) {
     auto [base, indices] = readAddress(read);
@@ -154,21 +158,22 @@ readsToPrefetch(const llvm::SetVector<Operation *> &reads) {
         element.getIntOrFloatBitWidth() % 8 == 0 &&
         type.isLastDimUnitStride()) {
       int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-      for (auto &[first, stretch] : stretches) {
-        auto [firstBase, firstIndices] = readAddress(first);
-        if (firstBase != base || first->getBlock() != read->getBlock() ||
-            ArrayRef(firstIndices).drop_back() != ArrayRef(indices).drop_back())
+      SmallVector<Operation *, 2> &firsts = firstsOf[{base, read->getBlock()}];
+      for (Operation *first : firsts) {
+        SmallVector<Value> firstIndices = readAddress(first).second;
+        if (ArrayRef(firstIndices).drop_back() != ArrayRef(indices).drop_back())
           continue;
         FailureOr<int64_t> delta = affine::fullyComposeAndComputeConstantDelta(
             indices.back(), firstIndices.back());
         if (failed(delta))
           continue;
-        stretch.push_back({*delta * elementBytes, read});
+        stretches[first].push_back({*delta * elementBytes, read});
         placed = true;
         break;
       }
       if (!placed) {
         stretches[read].push_back({0, read});
+        firsts.push_back(read);
         placed = true;
       }
     }
