@@ -260,8 +260,8 @@ SCFToControlFlowPassOptions mlir::quant_affine::getSCFToCFOptions() {
 
 void mlir::quant_affine::addStandardToLLVMStage(OpPassManager &pm) {
   // Linear in the loops of a block where upstream's order is quadratic;
-  // upstream's pass lowers what is left (scf.forall, loops scf.parallel
-  // became).
+  // upstream's pass lowers what is left (scf.parallel, scf.forall and what
+  // they hold).
   pm.addNestedPass<func::FuncOp>(createQuantAffineSCFToCFBackwardPass());
   pm.addPass(createSCFToControlFlowPass(getSCFToCFOptions()));
   OpPassManager &function = pm.nest<func::FuncOp>();

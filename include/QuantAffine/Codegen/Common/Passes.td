@@ -697,14 +697,14 @@ def QuantAffineSCFToCFBackwardPass
     `populateSCFToControlFlowConversionPatterns`) once to each `scf.for`,
     `scf.if`, `scf.while`, `scf.index_switch` and `scf.execute_region` of
     the function that is nested only in such ops, visited from the last to
-    the first (outer ops before the ops nested in them). Lowering an op splits its
-    block at the op, moving every op after it into a new block: visited
-    from the first, as `convert-scf-to-cf` visits them, the ops after each
-    lowered op are all the rest of the function, quadratic in the number
-    of loops of a block (upstream's pass took 0.19 s for 4,000 sequential
-    loops and 1.42 s for 16,000; 24.7 s with its rollback log). From the
-    last, each split moves only the ops up to the branch into the op
-    lowered before it. The blocks come out in the same order. Everything
+    the first (outer ops before the ops nested in them). Lowering an op
+    splits its block at the op, moving every op after it into a new block:
+    visited from the first, as `convert-scf-to-cf` visits them, the ops
+    after each lowered op are all the rest of the function, quadratic in the
+    number of loops of a block (upstream's pass took 0.19 s for 4,000
+    sequential loops and 1.42 s for 16,000; 24.7 s with its rollback log).
+    From the last, each split moves only the ops up to the branch into the
+    op lowered before it. The blocks come out in the same order. Everything
     else (`scf.parallel`, `scf.forall` and what they or other ops with
     single-block regions hold) is left to `convert-scf-to-cf`, which the
     pipelines run after it: lowered here, an op inside them would leave

@@ -1,5 +1,4 @@
-//===- QuantAffineVector.h - quant_affine_vector dialect ---------*- C++
-//-*-===//
+//===- QuantAffineVector.h - quant_affine_vector dialect --------*- C++ -*-===//
 //
 // Part of the quant-affine project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
