@@ -1,7 +1,9 @@
 // Float8 and float4 storage through the GPU pipeline: quantize to f8E4M3FN (the
-// rounding on the f32 bits, quant-affine-expand-narrow-floats: the lsb by bfe,
-// an integer add and an arithmetic shift for normal results, an add.rn of 2^14
-// for subnormal ones; four codes stored as one 32-bit word) and dequantize
+// saturated encoding of quant-affine-expand-narrow-floats: a NaN lowered to
+// 480 by min.u32, the binade at least the smallest normal's by max.u32, one
+// add.rn.f32 of 2^(E + 20) + 152 ulps rounding normal and subnormal codes
+// alike, the code the sum's bits plus themselves shifted right by 20; four
+// codes stored as one 32-bit word) and dequantize
 // from f8E5M2, one kernel each; ptxas accepts the first. Not yet run on a GPU
 // (none was available).
 // REQUIRES: libdevice
@@ -13,9 +15,11 @@
 
 // CHECK: .entry quantize_kernel
 // CHECK-DAG: div.rn.f32
-// CHECK-DAG: bfe.u32 {{.*}}, 20, 1;
-// CHECK-DAG: shr.s32 {{.*}}, 20;
-// CHECK-DAG: add.rn.f32 {{.*}}, 0f46800000;
+// CHECK-DAG: min.u32 {{.*}}, 1139802112;
+// CHECK-DAG: max.u32 {{.*}}, 1015021568;
+// CHECK-DAG: add.s32 {{.*}}, 167772312;
+// CHECK-DAG: add.rn.f32
+// CHECK-DAG: shr.u32 {{.*}}, 20;
 // CHECK-DAG: st.global
 // CHECK: .entry dequantize_kernel
 // CHECK-DAG: ld.global
@@ -30,11 +34,13 @@ func.func @dequantize(%q: tensor<8x64xf8E5M2>, %s: tensor<8x1xf32>) -> tensor<8x
   return %y : tensor<8x64xf32>
 }
 
-// f4E2M1FN packed two a byte on the device too (its subnormal quantum 2^-1 is
-// the ulp of 2^22).
+// f4E2M1FN packed two a byte on the device too (the same encoding: the
+// binade at least 2^0, the smallest normal's; its quantum there, 2^-1, is the
+// ulp of 2^22).
 // CHECK: .entry quantize_f4_kernel
-// CHECK-DAG: bfe.u32 {{.*}}, 22, 1;
-// CHECK-DAG: add.rn.f32 {{.*}}, 0f4A800000;
+// CHECK-DAG: max.u32 {{.*}}, 1065353216;
+// CHECK-DAG: add.rn.f32
+// CHECK-DAG: shr.u32 {{.*}}, 22;
 // CHECK-DAG: st.global
 func.func @quantize_f4(%x: tensor<8x64xf32>, %s: tensor<8x1xf32>) -> tensor<8x64xf4E2M1FN> {
   %q = quant_affine.quantize %x, %s range [-6, 6] : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf4E2M1FN>

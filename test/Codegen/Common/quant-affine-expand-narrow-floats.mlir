@@ -48,21 +48,51 @@ func.func @truncf(%x: vector<16xf32>) -> vector<16xf8E4M3FN> {
 
 // quantize's clamp to the type's range (compares and selects, NaN passing)
 // folded into the encoding: the magnitude limited to 448 by one compare and
-// select (x86 vminps), the clamp's two left for other users only; the sign
-// from the unclamped bits. Either bound first. Exact for every f32 input:
-// utils/narrow-encode-f32 compares it with the clamp and plain encoding.
+// select (x86 vminps), the clamp's two left for other users only. Saturated,
+// normal and subnormal magnitudes round in one f32 addition of
+// C = 2^(E + 20) + 152 ulps, E the magnitude's binade (at least -6, the
+// smallest normal's): C's ulp is f8E4M3FN's quantum in binade E, so the sum
+// is C plus the rounded count of quanta, and its bits plus themselves
+// shifted right by 20 hold the code in their low byte. A NaN magnitude is
+// first lowered to 480 (the value the NaN code 127 would have), the sign
+// taken from x clamped above (positive for a NaN) rides in C as 128 ulps.
+// Either bound first. Exact for every f32 input: utils/narrow-encode-f32
+// compares it with the clamp and plain encoding.
 // CHECK-LABEL: func.func @truncf_clamped
 // CHECK-SAME: (%[[X:.*]]: vector<16xf32>, %[[Y:.*]]: f32)
 // CHECK-DAG: %[[MAX:.*]] = arith.constant dense<4.480000e+02> : vector<16xf32>
+// CHECK-DAG: %[[NAN_VALUE:.*]] = arith.constant dense<1139802112> : vector<16xi32>
+// CHECK-DAG: %[[EXPONENT:.*]] = arith.constant dense<2139095040> : vector<16xi32>
+// CHECK-DAG: %[[MIN_NORMAL:.*]] = arith.constant dense<1015021568> : vector<16xi32>
+// CHECK-DAG: %[[TO_C:.*]] = arith.constant dense<167772312> : vector<16xi32>
+// CHECK-DAG: %[[TO_SIGN:.*]] = arith.constant dense<24> : vector<16xi32>
+// CHECK-DAG: %[[SIGN_BIT:.*]] = arith.constant dense<128> : vector<16xi32>
+// CHECK-DAG: %[[SHIFT:.*]] = arith.constant dense<20> : vector<16xi32>
 // CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : vector<16xf32> to vector<16xi32>
 // CHECK: %[[ABS:.*]] = arith.andi %[[BITS]], %{{.*}}
 // CHECK: %[[MAGNITUDE:.*]] = arith.bitcast %[[ABS]] : vector<16xi32> to vector<16xf32>
 // CHECK: %[[ABOVE:.*]] = arith.cmpf olt, %[[MAX]], %[[MAGNITUDE]]
 // CHECK: %[[LIMITED:.*]] = arith.select %[[ABOVE]], %[[MAX]], %[[MAGNITUDE]]
 // CHECK: %[[LIMITED_BITS:.*]] = arith.bitcast %[[LIMITED]] : vector<16xf32> to vector<16xi32>
-// CHECK: arith.shrui %[[LIMITED_BITS]]
-// CHECK: arith.andi %[[BITS]], %{{.*}}
-// CHECK: arith.trunci
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[X]], %[[MAX]]
+// CHECK: %[[SIGNED:.*]] = arith.select %[[BELOW]], %[[X]], %[[MAX]]
+// CHECK: %[[SIGNED_BITS:.*]] = arith.bitcast %[[SIGNED]]
+// CHECK: %[[SIGN_AT_7:.*]] = arith.shrui %[[SIGNED_BITS]], %[[TO_SIGN]]
+// CHECK: %[[SIGN:.*]] = arith.andi %[[SIGN_AT_7]], %[[SIGN_BIT]]
+// CHECK: %[[NOT_NAN:.*]] = arith.minui %[[LIMITED_BITS]], %[[NAN_VALUE]]
+// CHECK: %[[EXP:.*]] = arith.andi %[[NOT_NAN]], %[[EXPONENT]]
+// CHECK: %[[BINADE:.*]] = arith.maxui %[[EXP]], %[[MIN_NORMAL]]
+// CHECK: %[[SIGNED_BINADE:.*]] = arith.ori %[[BINADE]], %[[SIGN]]
+// CHECK: %[[C_BITS:.*]] = arith.addi %[[SIGNED_BINADE]], %[[TO_C]]
+// CHECK: %[[C:.*]] = arith.bitcast %[[C_BITS]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[A:.*]] = arith.bitcast %[[NOT_NAN]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[A]], %[[C]]
+// CHECK: %[[SUM_BITS:.*]] = arith.bitcast %[[SUM]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[EXP_SHIFTED:.*]] = arith.shrui %[[SUM_BITS]], %[[SHIFT]]
+// CHECK: %[[CODE:.*]] = arith.addi %[[SUM_BITS]], %[[EXP_SHIFTED]]
+// CHECK: %[[BYTE:.*]] = arith.trunci %[[CODE]] : vector<16xi32> to vector<16xi8>
+// CHECK-NOT: arith.select
+// CHECK: arith.bitcast %[[BYTE]] : vector<16xi8> to vector<16xf8E4M3FN>
 // Upper bound first, scalar:
 // CHECK: %[[YBITS:.*]] = arith.bitcast %[[Y]] : f32 to i32
 // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
@@ -88,12 +118,16 @@ func.func @truncf_clamped(%x: vector<16xf32>, %y: f32) -> (vector<16xf8E4M3FN>, 
 
 // A format without a NaN code (f4E2M1FN): unclamped, the rounded code is
 // limited to the largest one (arith.minsi); clamped, the magnitude already
-// is, and a NaN becomes a zero of its sign by the select on the magnitude,
-// so the minimum is left out.
+// is (the saturated encoding, one addition), and a NaN becomes a zero of its
+// sign by a select, so the minimum is left out.
 // CHECK-LABEL: func.func @truncf_e2m1_clamped_or_not
 // CHECK: arith.minsi
 // CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi4>
 // CHECK-NOT: arith.minsi
+// CHECK: arith.addf
+// CHECK-NOT: arith.minsi
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0
+// CHECK: arith.select %[[NAN]]
 // CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi4>
 func.func @truncf_e2m1_clamped_or_not(%x: vector<16xf32>) -> (vector<16xf4E2M1FN>, vector<16xf4E2M1FN>) {
   %plain = arith.truncf %x : vector<16xf32> to vector<16xf4E2M1FN>
