@@ -3,7 +3,7 @@
 // extension, quant-affine-truncate-by-permutes) instead of a vpmovdb per
 // register, two micro-ops each on AMD's cores (the 16 scale bytes of a
 // block tree, one register, keep theirs). bench/mxquant's quantization at
-// its size (256-element tiles of 8 blocks; the last-level cache is named,
+// its size (128-element tiles of 4 blocks; the last-level cache is named,
 // 32 MiB, so that any host plans the same); the bench checks its codes bit
 // for bit, and test/Integration/CPU/block-reductions.test runs them on the
 // host.
@@ -26,7 +26,7 @@
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -o - \
 // RUN: | FileCheck %s --check-prefix=NOVBMI --implicit-check-not=vpermt2b
 // VBMI-LABEL: mxfp8:
-// VBMI-COUNT-16: vpermt2b
+// VBMI-COUNT-8: vpermt2b
 // NOVBMI-LABEL: mxfp8:
 // NOVBMI: vpmovdb
 func.func @mxfp8(%x: tensor<4096x4096xf32>, %q: memref<4096x4096xf8E4M3FN>, %s: memref<4096x128xf8E8M0FNU>) {

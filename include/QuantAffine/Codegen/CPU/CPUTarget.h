@@ -94,7 +94,7 @@ struct CPUStrategy {
   /// Those whose innermost dim is a short block with a scale the body
   /// decodes (MX, NVFP4): tiles of whole blocks this long, so that the
   /// per-block work is done for many blocks at once.
-  int64_t blockedOpLanes = 256;
+  int64_t blockedOpLanes = 128;
   /// Partial results of min-max reductions: one register of f32.
   int64_t reductionLanes = 16;
   /// Accumulator lanes of a register tile of a sum: two registers of f32,

@@ -225,11 +225,12 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
   strategy.scalableVectors = target.isa == CPUVectorISA::AArch64SVE;
   // A cache line of i8 on every target (64 bytes on x86 and AArch64 alike).
   strategy.largeOpLanes = 64;
-  // Measured on Zen 5 (bench/mxquant, docs/Benchmarks.md): with AVX-512,
-  // tiles of 256 elements ran MXFP8 and NVFP4 quantization 1.2 to 1.5
-  // times faster than 64, and faster than 512 (16 MX blocks, which spill);
-  // with AVX2, NVFP4 1.1 times, MXFP8 the same. Not measured on AArch64.
-  strategy.blockedOpLanes = 256;
+  // Measured on Zen 5 (bench/mxquant, docs/Benchmarks.md): tiles of 256
+  // elements ran MXFP8 and NVFP4 quantization 1.2 to 1.5 times faster than
+  // 64 with AVX-512, and faster than 512; since the saturated encoding is
+  // one addition, 128 runs MXFP8 1.08 times faster than 256 in cache with
+  // AVX-512 and AVX2 (256 spills), NVFP4 the same. Not measured on AArch64.
+  strategy.blockedOpLanes = 128;
   strategy.reductionLanes = lanes;
   // Register tiles of sums: two registers of f32 per row of accumulators
   // (4 weight rows: 8 of them). With one ymm, AVX2's convolutions and
