@@ -10,6 +10,12 @@
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver4 llc-bytes=33554432" \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=znver4 -o - \
 // RUN: | FileCheck %s --check-prefix=VBMI
+// Four per 128-element tile of codes (two 32-lane register pairs), in each
+// of the two versions of the body.
+// RUN: quant-affine-opt %s --quant-affine-cpu-pipeline="target-triple=x86_64-unknown-linux-gnu cpu=znver4 llc-bytes=33554432" \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=znver4 -o - \
+// RUN: | grep -c vpermt2b | FileCheck %s --check-prefix=VBMI-PERMUTES
+// VBMI-PERMUTES: {{^8$}}
 // The two vpmovdb left there truncate the 16 scale bytes of a block tree
 // (one register), in each of the two versions of the body (streamed and
 // plain stores); none is left for the codes.

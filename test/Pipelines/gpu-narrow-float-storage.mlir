@@ -39,6 +39,7 @@ func.func @dequantize(%q: tensor<8x64xf8E5M2>, %s: tensor<8x1xf32>) -> tensor<8x
 // ulp of 2^22).
 // CHECK: .entry quantize_f4_kernel
 // CHECK-DAG: max.u32 {{.*}}, 1065353216;
+// CHECK-DAG: add.s32 {{.*}}, 184549382;
 // CHECK-DAG: add.rn.f32
 // CHECK-DAG: shr.u32 {{.*}}, 22;
 // CHECK-DAG: st.global

@@ -57,7 +57,8 @@ func.func @truncf(%x: vector<16xf32>) -> vector<16xf8E4M3FN> {
 // first lowered to 480 (the value the NaN code 127 would have), the sign
 // taken from x clamped above (positive for a NaN) rides in C as 128 ulps.
 // Either bound first. Exact for every f32 input: utils/narrow-encode-f32
-// compares it with the clamp and plain encoding.
+// compares it with the clamp and plain encoding; the edges run in
+// test/Integration/CPU/narrow-float-saturated-edges.test.
 // CHECK-LABEL: func.func @truncf_clamped
 // CHECK-SAME: (%[[X:.*]]: vector<16xf32>, %[[Y:.*]]: f32)
 // CHECK-DAG: %[[MAX:.*]] = arith.constant dense<4.480000e+02> : vector<16xf32>
@@ -91,11 +92,13 @@ func.func @truncf(%x: vector<16xf32>) -> vector<16xf8E4M3FN> {
 // CHECK: %[[EXP_SHIFTED:.*]] = arith.shrui %[[SUM_BITS]], %[[SHIFT]]
 // CHECK: %[[CODE:.*]] = arith.addi %[[SUM_BITS]], %[[EXP_SHIFTED]]
 // CHECK: %[[BYTE:.*]] = arith.trunci %[[CODE]] : vector<16xi32> to vector<16xi8>
-// CHECK-NOT: arith.select
 // CHECK: arith.bitcast %[[BYTE]] : vector<16xi8> to vector<16xf8E4M3FN>
 // Upper bound first, scalar:
 // CHECK: %[[YBITS:.*]] = arith.bitcast %[[Y]] : f32 to i32
 // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.minui %{{.*}}, %{{.*}} : i32
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: arith.select
 // CHECK: arith.trunci %{{.*}} : i32 to i8
 // CHECK-NOT: arith.truncf
 func.func @truncf_clamped(%x: vector<16xf32>, %y: f32) -> (vector<16xf8E4M3FN>, f8E4M3FN) {
@@ -121,14 +124,19 @@ func.func @truncf_clamped(%x: vector<16xf32>, %y: f32) -> (vector<16xf8E4M3FN>, 
 // is (the saturated encoding, one addition), and a NaN becomes a zero of its
 // sign by a select, so the minimum is left out.
 // CHECK-LABEL: func.func @truncf_e2m1_clamped_or_not
+// CHECK-DAG: %[[TO_C:.*]] = arith.constant dense<184549382> : vector<16xi32>
+// CHECK-DAG: %[[MIN_NORMAL:.*]] = arith.constant dense<1065353216> : vector<16xi32>
 // CHECK: arith.minsi
 // CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi4>
 // CHECK-NOT: arith.minsi
+// CHECK: %[[BINADE:.*]] = arith.maxui %{{.*}}, %[[MIN_NORMAL]]
+// CHECK: %[[SIGNED_BINADE:.*]] = arith.ori %[[BINADE]], %[[SIGN:.*]] :
+// CHECK: arith.addi %[[SIGNED_BINADE]], %[[TO_C]]
 // CHECK: arith.addf
 // CHECK-NOT: arith.minsi
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0
-// CHECK: arith.select %[[NAN]]
-// CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi4>
+// CHECK: %[[CODE:.*]] = arith.select %[[NAN]], %[[SIGN]], %{{.*}}
+// CHECK: arith.trunci %[[CODE]] : vector<16xi32> to vector<16xi4>
 func.func @truncf_e2m1_clamped_or_not(%x: vector<16xf32>) -> (vector<16xf4E2M1FN>, vector<16xf4E2M1FN>) {
   %plain = arith.truncf %x : vector<16xf32> to vector<16xf4E2M1FN>
   %lo = arith.constant dense<-6.0> : vector<16xf32>

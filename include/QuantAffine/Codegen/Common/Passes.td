@@ -803,7 +803,13 @@ def QuantAffineExpandNarrowFloatsPass : Pass<"quant-affine-expand-narrow-floats"
       `vector.shape_cast` too) is encoded from the value before the clamp,
       its magnitude limited to the largest value: one minimum instead of
       two, the same code for every input (utils/narrow-encode-f32 compares
-      both forms); the clamp stays for any other user.
+      both forms); the clamp stays for any other user. Such a saturated
+      encoding rounds normal and subnormal results alike in one f32
+      addition of 2^(E + 23 - M) plus a constant number of ulps (E the
+      magnitude's binade, at least the smallest normal's; the sign in the
+      addend), the code in the low bits of the sum plus itself shifted
+      right by 23 - M; f8E4M3FN's NaN is first lowered to 480, which
+      encodes to its NaN code.
     - `extf` decodes sign, exponent and mantissa (subnormals through an
       exact multiplication), and the type's infinities and NaNs.
     - `extf` from `f8E8M0FNU` (MX's scale byte c, the value 2^(c - 127)):

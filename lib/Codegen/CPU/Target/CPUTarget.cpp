@@ -229,7 +229,7 @@ CPUStrategy mlir::quant_affine::deriveCPUStrategy(const CPUTarget &target) {
   // elements ran MXFP8 and NVFP4 quantization 1.2 to 1.5 times faster than
   // 64 with AVX-512, and faster than 512; since the saturated encoding is
   // one addition, 128 runs MXFP8 1.08 times faster than 256 in cache with
-  // AVX-512 and AVX2 (256 spills), NVFP4 the same. Not measured on AArch64.
+  // AVX-512 and AVX2 (256 spills), NVFP4 alike. Not measured on AArch64.
   strategy.blockedOpLanes = 128;
   strategy.reductionLanes = lanes;
   // Register tiles of sums: two registers of f32 per row of accumulators

@@ -9,7 +9,8 @@
 // arith.truncf to and arith.extf from the float8, float6 and float4 types,
 // for targets without them (LLVM has none). From f32, the rounding happens on
 // the bits (integer rounding for normal results, one f32 addition for
-// subnormal ones); from f64, by Utils/FloatFormula.h's roundToGrid (exponent
+// subnormal ones; after quantize's clamp, one f32 addition for both); from
+// f64, by Utils/FloatFormula.h's roundToGrid (exponent
 // bits give the quantum, one roundeven rounds), then the bits of the narrow
 // value are assembled with shifts. test/Integration/CPU/narrow-float-*.mlir
 // check the conversions; utils/narrow-encode-f32 every f32 input.
@@ -123,27 +124,41 @@ struct Builder {
   }
 };
 
+/// Whether encodeSaturatedF32 takes format `f`: a -0, a mantissa bit, and
+/// an infinity, no NaN, or a NaN code just above the largest (all seven
+/// narrow float storage types but the FNUZ ones).
+bool hasOneAdditionEncoding(const NarrowFormat &f) {
+  return !f.unsignedZero && f.mantissaBits > 0 &&
+         (f.infCode || !f.nanCode || *f.nanCode == f.maxCode + 1);
+}
+
 /// encodeF32's saturated result for f32 `x` whose magnitude, clamped to the
-/// format's largest value (NaN passing), has the bits `abs`; formats with a
-/// -0 and at least one mantissa bit. Normal and subnormal magnitudes round
-/// in one f32 addition t = |x| + C, with E = max(exponent(|x|), minExponent)
-/// and C = 2^(E + S) + G ulps, S = 23 - M: C's binade has the narrow quantum
-/// of binade E as its ulp, so the addition rounds |x| to a count n of
-/// quanta, to nearest even (G is even), and t's bits are
-/// ((E + S + 127) << 23) + G + n. The code is (E - minExponent) * 2^M + n;
-/// with G = -(127 + S + minExponent) * 2^M modulo 2^width, the low `width`
-/// bits of t + (t >> S) are that code. No compare and no select where the
-/// two roundings (integer for normals, an addition for subnormals) took
-/// both: 13 AVX-512 instructions per 16 f8E4M3FN elements instead of 16.
-/// utils/narrow-encode-f32 checks every f32 input.
+/// format's largest value (NaN passing), has the bits `abs`. For formats
+/// with a -0, at least one mantissa bit, and an infinity, no NaN, or a NaN
+/// code just above the largest (hasOneAdditionEncoding). Normal and subnormal
+/// magnitudes round in one f32 addition t = |x| + C, with
+/// E = max(exponent(|x|), minExponent) and C = 2^(E + S) + k ulps,
+/// S = 23 - M: C's binade has the narrow quantum of binade E as its ulp, so
+/// the addition rounds |x| to a count n of quanta, to nearest even (k is
+/// even: G below is a multiple of 2^M, M >= 1, and the sign adds
+/// 2^(width - 1)), and t's bits are ((E + S + 127) << 23) + k + n. The code
+/// is (E - minExponent) * 2^M + n; with G = -(127 + S + minExponent) * 2^M
+/// modulo 2^width, the low `width` bits of t + (t >> S) are that code.
+/// Unlike encodeF32's two roundings, joined by a compare and a select, none
+/// is needed. utils/narrow-encode-f32 checks every f32 input.
 ///
-/// The sign bit rides in C as 2^(width - 1) more ulps. Where NaN's code is
-/// the one above the largest (f8E4M3FN's 0x7F), a NaN magnitude is first
+/// Assumes rounding to nearest even. Flushing subnormals changes nothing:
+/// an f32 subnormal is below half the smallest narrow quantum and rounds to
+/// 0 anyway, and C and t are always normal.
+///
+/// The sign rides in C as 2^(width - 1) more ulps. Where NaN's code is the
+/// one above the largest (f8E4M3FN's 0x7F), a NaN magnitude is first
 /// lowered to the value that code would have (an unsigned minimum of the
 /// bits, which every other magnitude is below), and so encodes to it, and
 /// the sign is taken from x clamped above by the largest value, which a NaN
-/// fails: NaN's code is positive. Otherwise a NaN is replaced afterwards,
-/// as encodeF32 does.
+/// fails: NaN's code is positive. Otherwise a NaN magnitude makes C's
+/// exponent wrap, the sum is NaN either way, and its code is replaced
+/// afterwards, as encodeF32 does.
 Value encodeSaturatedF32(Builder &z, Value x, Value abs,
                          const NarrowFormat &f) {
   OpBuilder &b = z.b;
@@ -155,7 +170,6 @@ Value encodeSaturatedF32(Builder &z, Value x, Value abs,
   int64_t widthMask = (int64_t{1} << f.width()) - 1;
 
   bool nanAboveLargest = f.nanCode && !f.infCode && *f.nanCode == f.maxCode + 1;
-  // The sign first, so that x is not live across the rounding.
   Value signSource = z.bitcast(x, i32);
   if (nanAboveLargest) {
     Value largest = z.floatConst(f32, f.maxValue);
@@ -177,16 +191,16 @@ Value encodeSaturatedF32(Builder &z, Value x, Value abs,
   float smallestNormal = std::ldexp(1.0f, f.minExponent);
   // The sign in C's mantissa: still in C's binade, still even, and below
   // the bits that t >> S brings down.
-  Value binade = arith::OrIOp::create(
+  Value signedBinade = arith::OrIOp::create(
       b, loc,
       arith::MaxUIOp::create(b, loc,
                              arith::AndIOp::create(b, loc, abs, c(0x7F800000)),
                              c(llvm::bit_cast<uint32_t>(smallestNormal))),
       sign);
-  int64_t offset =
+  int64_t offsetG =
       (-(127 + shift + f.minExponent) * (int64_t{1} << m)) & widthMask;
   Value addend =
-      arith::AddIOp::create(b, loc, binade, c((shift << 23) + offset));
+      arith::AddIOp::create(b, loc, signedBinade, c((shift << 23) + offsetG));
   Value sum = z.bitcast(arith::AddFOp::create(b, loc, z.bitcast(abs, f32),
                                               z.bitcast(addend, f32)),
                         i32);
@@ -202,8 +216,7 @@ Value encodeSaturatedF32(Builder &z, Value x, Value abs,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
     code = z.select(isNaN, sign, code);
   } else {
-    assert(nanAboveLargest &&
-           "a NaN code other than the one above the largest, and no inf");
+    assert(nanAboveLargest && "a format hasOneAdditionEncoding rejects");
   }
   return arith::TruncIOp::create(b, loc, z.like(b.getIntegerType(f.width())),
                                  code);
@@ -222,6 +235,7 @@ Value encodeSaturatedF32(Builder &z, Value x, Value abs,
 /// With `saturate`, the result is that of `x` clamped to the format's range
 /// first (the clamp quantize applies): the magnitude is limited to maxValue,
 /// one minimum where the clamp took two; NaN passes (the compare is false).
+/// The rounding is then encodeSaturatedF32's, for every format it takes.
 Value encodeF32(Builder &z, Value x, const NarrowFormat &f,
                 bool saturate = false) {
   OpBuilder &b = z.b;
@@ -241,7 +255,7 @@ Value encodeF32(Builder &z, Value x, const NarrowFormat &f,
                                        largest, magnitude),
                  largest, magnitude);
     abs = z.bitcast(magnitude, i32);
-    if (!f.unsignedZero && f.mantissaBits > 0)
+    if (hasOneAdditionEncoding(f))
       return encodeSaturatedF32(z, x, abs, f);
   }
   // Normal: add just under half an ulp of the narrow format plus its lsb
