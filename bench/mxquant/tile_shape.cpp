@@ -18,10 +18,11 @@
 // time), and with a few integer operations per vector in the second pass.
 // Not part of bench/mxquant/run.sh; docs/Benchmarks.md records a run:
 //
-//   clang++ -O3 -march=native bench/mxquant/tile_shape.cpp -o tile_shape
-//   taskset -c 1 ./tile_shape
+//   clang++ -O3 bench/mxquant/tile_shape.cpp -o tile_shape
+//   taskset -c 1 ./tile_shape [ROUNDS]
 //
-// Needs AVX-512 (F and BW).
+// Builds on any x86-64 compiler; the loops need AVX-512 (F and BW) at run
+// time, and say so where the host has none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,12 +34,14 @@
 #include <cstdlib>
 #include <cstring>
 
+#define AVX512 __attribute__((target("avx512f,avx512bw")))
+
 namespace {
 
 constexpr int64_t kRows = 4096, kCols = 4096;
 
 /// The low bytes of four vectors of 32-bit lanes, as one 64-byte line.
-__m512i packLowBytes(const __m512i v[4]) {
+AVX512 __m512i packLowBytes(const __m512i v[4]) {
   __m256i low = _mm256_inserti128_si256(
       _mm256_castsi128_si256(_mm512_cvtepi32_epi8(v[0])),
       _mm512_cvtepi32_epi8(v[1]), 1);
@@ -50,7 +53,7 @@ __m512i packLowBytes(const __m512i v[4]) {
 
 /// Seconds for one pass: each 64 elements loaded once, packed, streamed.
 template <int PrefetchBytes>
-double onePass(const float *x, uint8_t *q, uint8_t *) {
+AVX512 double onePass(const float *x, uint8_t *q, uint8_t *) {
   auto start = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < kRows * kCols; i += 64) {
     __m512i v[4];
@@ -76,7 +79,7 @@ enum class Reduction { Running, PerBlock };
 /// `Work` shift-and-add pairs per vector.
 template <int TileFloats, Reduction Kind, int ReducePrefetch, int NextPrefetch,
           int Work>
-double twoPasses(const float *x, uint8_t *q, uint8_t *s) {
+AVX512 double twoPasses(const float *x, uint8_t *q, uint8_t *s) {
   constexpr int kBlocks = TileFloats / 32;
   const __m512i noSign = _mm512_set1_epi32(0x7FFFFFFF);
   auto start = std::chrono::steady_clock::now();
@@ -138,7 +141,13 @@ struct Variant {
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  if (!__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512bw")) {
+    std::printf("# needs AVX-512\n");
+    return 0;
+  }
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
   auto *x = static_cast<float *>(std::aligned_alloc(64, kRows * kCols * 4));
   auto *q = static_cast<uint8_t *>(std::aligned_alloc(64, kRows * kCols));
   auto *s = static_cast<uint8_t *>(std::aligned_alloc(64, kRows * kCols / 32));
@@ -161,7 +170,7 @@ int main() {
       {"16 KiB tiles, max per block, 4 ops",
        twoPasses<4096, kPerBlock, 4096, 16384, 4>},
   };
-  for (int round = 0; round < 2; ++round)
+  for (int round = 0; round < rounds; ++round)
     for (const Variant &v : variants) {
       double best = 1e30;
       for (int call = 0; call < 4; ++call) {
