@@ -133,10 +133,9 @@ bool hasOneAdditionEncoding(const NarrowFormat &f) {
 }
 
 /// encodeF32's saturated result for f32 `x` whose magnitude, clamped to the
-/// format's largest value (NaN passing), has the bits `abs`. For formats
-/// with a -0, at least one mantissa bit, and an infinity, no NaN, or a NaN
-/// code just above the largest (hasOneAdditionEncoding). Normal and subnormal
-/// magnitudes round in one f32 addition t = |x| + C, with
+/// format's largest value (NaN passing), has the bits `abs`, for the
+/// formats hasOneAdditionEncoding accepts. Normal and subnormal magnitudes
+/// round in one f32 addition t = |x| + C, with
 /// E = max(exponent(|x|), minExponent) and C = 2^(E + S) + k ulps,
 /// S = 23 - M: C's binade has the narrow quantum of binade E as its ulp, so
 /// the addition rounds |x| to a count n of quanta, to nearest even (k is
@@ -207,17 +206,14 @@ Value encodeSaturatedF32(Builder &z, Value x, Value abs,
   Value code = arith::AddIOp::create(
       b, loc, sum, arith::ShRUIOp::create(b, loc, sum, c(shift)));
 
-  if (f.infCode) {
-    Value isNaN =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-    code = z.select(isNaN, c(*f.nanCode), code);
-  } else if (!f.nanCode) { // NaN: a zero of its sign
-    Value isNaN =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-    code = z.select(isNaN, sign, code);
-  } else {
-    assert(nanAboveLargest && "a format hasOneAdditionEncoding rejects");
-  }
+  if (nanAboveLargest)
+    return arith::TruncIOp::create(b, loc, z.like(b.getIntegerType(f.width())),
+                                   code);
+  assert((f.infCode || !f.nanCode) &&
+         "a format hasOneAdditionEncoding rejects");
+  // The type's NaN, or (no NaN) a zero of NaN's sign.
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  code = z.select(isNaN, f.infCode ? c(*f.nanCode) : sign, code);
   return arith::TruncIOp::create(b, loc, z.like(b.getIntegerType(f.width())),
                                  code);
 }
