@@ -13,10 +13,11 @@
 // f32 in, bytes out (streamed), block bytes out; one thread; GB/s count
 // 4 + 1 + 1/32 bytes an element, best of four calls. Variants: one pass (the
 // limit loops' shape), and two passes per tile with a cheap reduction
-// (a running maximum, one store per tile), with a horizontal maximum per
-// block (what a block's scale needs when blocks are not reduced many at a
-// time), and with a few integer operations per vector in the second pass.
-// Not part of bench/mxquant/run.sh; docs/Benchmarks.md records a run:
+// (a running maximum, the one vector stored as the tile's scale bytes), with a
+// horizontal maximum per block (what a block's scale needs when blocks are not
+// reduced many at a time), and with a few integer operations per vector in the
+// second pass. Not part of bench/mxquant/run.sh; docs/Benchmarks.md records a
+// run:
 //
 //   clang++ -O3 bench/mxquant/tile_shape.cpp -o tile_shape
 //   taskset -c 1 ./tile_shape [ROUNDS]
@@ -51,19 +52,24 @@ AVX512 __m512i packLowBytes(const __m512i v[4]) {
   return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
 }
 
+/// The 16 floats at `p`, the line `PrefetchBytes` ahead prefetched with
+/// `Hint` first (none for 0).
+template <int PrefetchBytes, int Hint = _MM_HINT_T0>
+AVX512 __m512i loadAhead(const float *p) {
+  if (PrefetchBytes)
+    _mm_prefetch(reinterpret_cast<const char *>(p) + PrefetchBytes,
+                 static_cast<decltype(_MM_HINT_T0)>(Hint));
+  return _mm512_castps_si512(_mm512_loadu_ps(p));
+}
+
 /// Seconds for one pass: each 64 elements loaded once, packed, streamed.
 template <int PrefetchBytes>
 AVX512 double onePass(const float *x, uint8_t *q, uint8_t *) {
   auto start = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < kRows * kCols; i += 64) {
     __m512i v[4];
-    for (int l = 0; l < 4; ++l) {
-      if (PrefetchBytes)
-        _mm_prefetch(reinterpret_cast<const char *>(x + i + 16 * l) +
-                         PrefetchBytes,
-                     _MM_HINT_T0);
-      v[l] = _mm512_castps_si512(_mm512_loadu_ps(x + i + 16 * l));
-    }
+    for (int l = 0; l < 4; ++l)
+      v[l] = loadAhead<PrefetchBytes>(x + i + 16 * l);
     _mm512_stream_si512(reinterpret_cast<__m512i *>(q + i), packLowBytes(v));
   }
   _mm_sfence();
@@ -89,16 +95,11 @@ AVX512 double twoPasses(const float *x, uint8_t *q, uint8_t *s) {
       __m512i largest[kBlocks];
       for (int b = 0; b < kBlocks; ++b) {
         const float *block = tile + 32 * b;
-        if (ReducePrefetch) {
-          _mm_prefetch(reinterpret_cast<const char *>(block) + ReducePrefetch,
-                       _MM_HINT_T1);
-          _mm_prefetch(reinterpret_cast<const char *>(block + 16) +
-                           ReducePrefetch,
-                       _MM_HINT_T1);
-        }
         largest[b] = _mm512_max_epu32(
-            _mm512_and_si512(_mm512_loadu_si512(block), noSign),
-            _mm512_and_si512(_mm512_loadu_si512(block + 16), noSign));
+            _mm512_and_si512(loadAhead<ReducePrefetch, _MM_HINT_T1>(block),
+                             noSign),
+            _mm512_and_si512(loadAhead<ReducePrefetch, _MM_HINT_T1>(block + 16),
+                             noSign));
       }
       uint8_t *scales = s + (r * kCols + t) / 32;
       if (Kind == Reduction::PerBlock) {
@@ -109,18 +110,16 @@ AVX512 double twoPasses(const float *x, uint8_t *q, uint8_t *s) {
         __m512i all = largest[0];
         for (int b = 1; b < kBlocks; ++b)
           all = _mm512_max_epu32(all, largest[b]);
-        _mm512_mask_storeu_epi8(
-            scales, (1ull << (kBlocks < 64 ? kBlocks : 63)) - 1, all);
+        // The tile's kBlocks scale bytes, from that one vector.
+        for (int o = 0; o < kBlocks; o += 64)
+          _mm512_mask_storeu_epi8(
+              scales + o,
+              kBlocks - o >= 64 ? ~0ull : (1ull << (kBlocks - o)) - 1, all);
       }
       for (int i = 0; i < TileFloats; i += 64) {
         __m512i v[4];
         for (int l = 0; l < 4; ++l) {
-          if (NextPrefetch)
-            _mm_prefetch(reinterpret_cast<const char *>(tile + i + 16 * l) +
-                             NextPrefetch,
-                         _MM_HINT_T0);
-          __m512i bits =
-              _mm512_castps_si512(_mm512_loadu_ps(tile + i + 16 * l));
+          __m512i bits = loadAhead<NextPrefetch>(tile + i + 16 * l);
           for (int w = 0; w < Work; ++w)
             bits = _mm512_add_epi32(_mm512_srli_epi32(bits, 1), bits);
           v[l] = bits;
