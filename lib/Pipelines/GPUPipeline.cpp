@@ -150,9 +150,13 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   addGPUMappingStages(pm, options);
   pm.addPass(createGpuKernelOutliningPass());
-  // One gpu.module for all kernels: each module costs a libdevice link and a
-  // back-end run of its own.
-  pm.addPass(createQuantAffineMergeKernelModulesPass());
+  // Kernels share gpu.modules: each module costs a libdevice link and a
+  // back-end run of its own. At most 64 to a module: the device lowering
+  // and the GPU dialect's verifier of every launch scan a module's kernels,
+  // and one module of thousands made the pipeline superlinear (issue 38).
+  QuantAffineMergeKernelModulesPassOptions merge;
+  merge.maxModules = 64;
+  pm.addPass(createQuantAffineMergeKernelModulesPass(merge));
 
   // 4. Device code to NVVM (float8 conversions, host and device, in integer
   // arithmetic first).

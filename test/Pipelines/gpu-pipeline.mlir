@@ -64,11 +64,12 @@
 // CHECK: cvt.rni.f32.f32
 // CHECK: ret;
 
+// The kernels' binary comes first (merged kernel modules go to the top).
 // HOST-NOT: scf.parallel
 // HOST-NOT: memref.alloc
+// HOST: gpu.binary @kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // HOST-LABEL: llvm.func @quantize_block32(
 // HOST: gpu.launch_func @kernels::@quantize_block32_kernel blocks in ({{.*}}) threads in ({{.*}})
-// HOST: gpu.binary @kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 
 // A rank-0 op has no loop, but still runs on the device (one thread), never
 // on the host on device memory.

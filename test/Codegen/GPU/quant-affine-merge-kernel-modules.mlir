@@ -280,3 +280,38 @@ module @own_references attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Merged modules go to the top of their module (the GPU dialect's verifier
+// looks each launch's module up by a scan from there).
+// CHECK-LABEL: module @placement
+// CHECK-NEXT: gpu.module @kernels {
+// CHECK: gpu.func @p_kernel(
+// CHECK: gpu.func @q_kernel(
+// CHECK: func.func @p()
+// CHECK: gpu.launch_func @kernels::@p_kernel
+// CHECK: func.func @q()
+// CHECK: gpu.launch_func @kernels::@q_kernel
+module @placement attributes {gpu.container_module} {
+  func.func @p() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @p_kernel::@p_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @p_kernel {
+    gpu.func @p_kernel() kernel {
+      gpu.return
+    }
+  }
+  func.func @q() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @q_kernel::@q_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @q_kernel {
+    gpu.func @q_kernel() kernel {
+      gpu.return
+    }
+  }
+}

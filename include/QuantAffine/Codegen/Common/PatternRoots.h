@@ -29,11 +29,15 @@ LogicalResult applyPatternsToRoots(Operation *root,
 
 /// applyPatternsGreedily on `root` (every op folded, constants hoisted and
 /// merged), but only where some op under it is one that `patterns` are
-/// rooted on; elsewhere a walk. For expansions whose output is read as it
-/// is (the expanded arithmetic's constants at the top of the function).
-LogicalResult applyPatternsWhereRooted(Operation *root,
-                                       const FrozenRewritePatternSet &patterns,
-                                       bool &changed);
+/// rooted on and, if given, for which `mayMatch` holds (a cheap test that
+/// rules out the root ops a pattern cannot rewrite, such as every
+/// arith.divf for a pattern on reciprocals of one type); elsewhere a walk.
+/// For expansions whose output is read as it is (the expanded arithmetic's
+/// constants at the top of the function).
+LogicalResult
+applyPatternsWhereRooted(Operation *root,
+                         const FrozenRewritePatternSet &patterns, bool &changed,
+                         function_ref<bool(Operation *)> mayMatch = {});
 
 /// Applies `patterns` greedily, top-down, to the ops under `root` except
 /// those in the regions of ops for which `isOpaque` holds, and repeats on

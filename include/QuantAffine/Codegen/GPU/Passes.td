@@ -267,7 +267,13 @@ def QuantAffineMergeKernelModulesPass
     attributes (targets, offloading handler, data layout) into one, named
     `kernels` (or the first free `kernels_N`), and rewrites the host code's
     references to them (`gpu.launch_func @m::@f`). A module whose kernel
-    modules all differ keeps them as they are.
+    modules all differ keeps them as they are. With `max-modules=N` a
+    merged module takes at most N of them, in order (the next ones start
+    another, `kernels_0`, ...): the GPU pipeline merges 64 at most, since
+    lowering and verifying launches scan a module's kernels. The merged
+    modules move to the top of their module, where the GPU dialect's
+    verifier, which scans the module for each launch's kernel module after
+    every pass, finds them first.
 
     A symbol whose name is taken in the merged module is renamed: a kernel
     to the name of the `gpu.module` it came from (which outlining made
@@ -294,6 +300,10 @@ def QuantAffineMergeKernelModulesPass
     gpu.launch_func @kernels::@f_kernel_0 ...
     ```
   }];
+  let options = [
+    Option<"maxModules", "max-modules", "int64_t", /*default=*/"0",
+           "Merge at most this many gpu.modules into one (0: no limit)">,
+  ];
 }
 
 def QuantAffineNativeRoundingPass

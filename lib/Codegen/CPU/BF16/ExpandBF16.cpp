@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -42,9 +43,15 @@ struct ExpandBF16Pass
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     bool expanded = false;
+    // Upstream's patterns rewrite only conversions from and to bf16: other
+    // extf/truncf must not make the driver run over the whole function.
+    auto isBF16Conversion = [](Operation *op) {
+      return getElementTypeOrSelf(op->getOperand(0).getType()).isBF16() ||
+             getElementTypeOrSelf(op->getResult(0).getType()).isBF16();
+    };
     if (failed(quant_affine::applyPatternsWhereRooted(
             getOperation(), FrozenRewritePatternSet(std::move(patterns)),
-            expanded)))
+            expanded, isBF16Conversion)))
       return signalPassFailure();
     if (!changed && !expanded)
       markAllAnalysesPreserved();

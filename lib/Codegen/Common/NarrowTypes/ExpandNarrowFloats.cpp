@@ -607,16 +607,38 @@ struct ReciprocalOfE8M0 : OpRewritePattern<arith::DivFOp> {
   }
 };
 
+/// Whether `op` is one that ReciprocalOfE8M0 may rewrite: a divf by an extf
+/// from E8M0. Other divfs (every quantize's) must not make the pass run the
+/// greedy driver over the whole program.
+bool isReciprocalOfE8M0Candidate(Operation *op) {
+  auto div = dyn_cast<arith::DivFOp>(op);
+  auto extf = div ? div.getRhs().getDefiningOp<arith::ExtFOp>() : nullptr;
+  return extf &&
+         isa<Float8E8M0FNUType>(getElementTypeOrSelf(extf.getIn().getType()));
+}
+
+/// Whether `op` is a truncf to, or an extf from, a type this pass expands.
+bool isNarrowConversion(Operation *op) {
+  if (auto truncf = dyn_cast<arith::TruncFOp>(op))
+    return formatOf(getElementTypeOrSelf(truncf.getType())).has_value();
+  if (auto extf = dyn_cast<arith::ExtFOp>(op)) {
+    Type from = getElementTypeOrSelf(extf.getIn().getType());
+    return formatOf(from).has_value() || isa<Float8E8M0FNUType>(from);
+  }
+  return false;
+}
+
 struct QuantAffineExpandNarrowFloatsPass
     : quant_affine::impl::QuantAffineExpandNarrowFloatsPassBase<
           QuantAffineExpandNarrowFloatsPass> {
   void runOnOperation() override {
     bool changed = false;
-    auto apply = [&](RewritePatternSet &&patterns) {
+    auto apply = [&](RewritePatternSet &&patterns,
+                     function_ref<bool(Operation *)> mayMatch) {
       bool applied = false;
       LogicalResult result = quant_affine::applyPatternsWhereRooted(
-          getOperation(), FrozenRewritePatternSet(std::move(patterns)),
-          applied);
+          getOperation(), FrozenRewritePatternSet(std::move(patterns)), applied,
+          mayMatch);
       changed |= applied;
       return result;
     };
@@ -625,8 +647,8 @@ struct QuantAffineExpandNarrowFloatsPass
     reciprocals.add<ReciprocalOfE8M0>(&getContext());
     RewritePatternSet conversions(&getContext());
     conversions.add<ExpandTruncF, ExpandExtF>(&getContext());
-    if (failed(apply(std::move(reciprocals))) ||
-        failed(apply(std::move(conversions))))
+    if (failed(apply(std::move(reciprocals), isReciprocalOfE8M0Candidate)) ||
+        failed(apply(std::move(conversions), isNarrowConversion)))
       return signalPassFailure();
     if (!changed)
       markAllAnalysesPreserved();

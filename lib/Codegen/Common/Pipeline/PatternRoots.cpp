@@ -21,10 +21,12 @@ bool isPatternRoot(Operation *op, const FrozenRewritePatternSet &patterns) {
 } // namespace
 
 LogicalResult mlir::quant_affine::applyPatternsWhereRooted(
-    Operation *root, const FrozenRewritePatternSet &patterns, bool &changed) {
+    Operation *root, const FrozenRewritePatternSet &patterns, bool &changed,
+    function_ref<bool(Operation *)> mayMatch) {
   changed = false;
   bool rooted = root->walk([&](Operation *op) {
-                      return op != root && isPatternRoot(op, patterns)
+                      return op != root && isPatternRoot(op, patterns) &&
+                                     (!mayMatch || mayMatch(op))
                                  ? WalkResult::interrupt()
                                  : WalkResult::advance();
                     })

@@ -70,6 +70,8 @@ struct MergedModule {
   std::unique_ptr<SymbolTable> symbols;
   /// Whether the module has taken its merged name yet.
   bool named = false;
+  /// How many gpu.modules it holds the contents of.
+  int64_t merges = 1;
 };
 
 /// Records in `moved` that every symbol of `module` (and the module itself)
@@ -93,7 +95,7 @@ void recordMoves(gpu::GPUModuleOp module, StringAttr into,
 /// Merges the gpu.modules directly in `host`, recording in `moved` the new
 /// reference of each symbol of a merged module (and of the module itself).
 LogicalResult
-mergeKernelModules(ModuleOp host,
+mergeKernelModules(ModuleOp host, int64_t maxModules,
                    DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
   MLIRContext *context = host.getContext();
   // Names taken in the host, for the merged modules' names.
@@ -122,7 +124,8 @@ mergeKernelModules(ModuleOp host,
        llvm::make_early_inc_range(host.getBody()->getOps<gpu::GPUModuleOp>())) {
     DictionaryAttr attributes = compileAttributes(module);
     auto *into = llvm::find_if(merged, [&](const MergedModule &candidate) {
-      return candidate.attributes == attributes;
+      return candidate.attributes == attributes &&
+             (maxModules == 0 || candidate.merges < maxModules);
     });
     if (into == merged.end()) {
       merged.push_back(
@@ -190,6 +193,19 @@ mergeKernelModules(ModuleOp host,
         into->symbols->insert(&op);
     }
     module.erase();
+    ++into->merges;
+  }
+  // The merged modules go to the top of the host, in order: the GPU
+  // dialect's verifier of a container module looks each launch's module up
+  // by a scan of the host from its top, after every pass.
+  Block *body = host.getBody();
+  Block::iterator insertion = body->begin();
+  for (MergedModule &module : merged) {
+    if (Block::iterator(module.module) == insertion) {
+      ++insertion;
+      continue;
+    }
+    module.module->moveBefore(body, insertion);
   }
   return success();
 }
@@ -197,7 +213,14 @@ mergeKernelModules(ModuleOp host,
 struct QuantAffineMergeKernelModulesPass
     : quant_affine::impl::QuantAffineMergeKernelModulesPassBase<
           QuantAffineMergeKernelModulesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (maxModules < 0) {
+      getOperation()->emitError("max-modules must be at least 0, got ")
+          << static_cast<int64_t>(maxModules);
+      return signalPassFailure();
+    }
     bool changed = false;
     WalkResult result = getOperation()->walk([&](ModuleOp host) {
       FailureOr<bool> merged = mergeIn(host);
@@ -217,7 +240,7 @@ struct QuantAffineMergeKernelModulesPass
   /// module's references are its own.
   FailureOr<bool> mergeIn(ModuleOp host) {
     DenseMap<SymbolRefAttr, SymbolRefAttr> moved;
-    if (failed(mergeKernelModules(host, moved)))
+    if (failed(mergeKernelModules(host, maxModules, moved)))
       return failure();
     if (moved.empty())
       return false;

@@ -170,7 +170,7 @@ bool readsUnwritten(Operation *op, const llvm::SmallPtrSet<Value, 8> &written) {
 /// feed them. (Upstream's sinkOperationsIntoLaunchOp sinks
 /// an op only if each of its operands is sunk too or already used in the
 /// body; a read's buffer usually is not.)
-void sinkReads(gpu::LaunchOp launch, const llvm::SmallPtrSet<Value, 8> &written,
+bool sinkReads(gpu::LaunchOp launch, const llvm::SmallPtrSet<Value, 8> &written,
                WritesAfterReads &cache) {
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(launch.getBody(), captured);
@@ -188,6 +188,8 @@ void sinkReads(gpu::LaunchOp launch, const llvm::SmallPtrSet<Value, 8> &written,
     sunk.insert(op);
     llvm::append_range(worklist, op->getOperands());
   }
+  if (sunk.empty())
+    return false;
   SmallVector<Operation *> ordered(sunk.begin(), sunk.end());
   // Program order: ops of an outer block before those of a block nested
   // in it (which may use them), in order within a block.
@@ -215,6 +217,7 @@ void sinkReads(gpu::LaunchOp launch, const llvm::SmallPtrSet<Value, 8> &written,
       op->erase();
     }
   }
+  return true;
 }
 
 struct QuantAffineSinkReadsIntoLaunchPass
@@ -222,11 +225,14 @@ struct QuantAffineSinkReadsIntoLaunchPass
           QuantAffineSinkReadsIntoLaunchPass> {
   void runOnOperation() override {
     WritesAfterReads cache;
+    bool changed = false;
     getOperation().walk([&](gpu::LaunchOp launch) {
       if (std::optional<llvm::SmallPtrSet<Value, 8>> written =
               writtenRoots(launch))
-        sinkReads(launch, *written, cache);
+        changed |= sinkReads(launch, *written, cache);
     });
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -86,6 +86,9 @@ struct QuantAffineManagedAllocationsPass
           dealloc && quant_affine::isHostCode(op))
         deallocs.push_back(dealloc);
     });
+    if (selfCopies.empty() && argumentCopies.empty() && allocs.empty() &&
+        deallocs.empty())
+      return markAllAnalysesPreserved();
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : selfCopies)
       rewriter.eraseOp(copy);

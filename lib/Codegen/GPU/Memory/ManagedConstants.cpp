@@ -90,6 +90,8 @@ struct QuantAffineManagedConstantsPass
           type.hasStaticShape() && type.getLayout().isIdentity())
         gets.push_back(get);
     });
+    if (gets.empty())
+      return markAllAnalysesPreserved();
     MLIRContext *context = &getContext();
     Type ptr = LLVM::LLVMPointerType::get(context);
     DenseMap<StringAttr, LLVM::GlobalOp> slots;

@@ -500,6 +500,8 @@ struct QuantAffineReductionLoopsPass
       if (isBufferReduction(op))
         reductions.push_back(op);
     });
+    if (reductions.empty())
+      return markAllAnalysesPreserved();
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : reductions)
       lower(rewriter, op, warpThreads, blockSize, vectorWidthLimit, rowsLimit);

@@ -291,6 +291,8 @@ struct QuantAffineSplitReductionsPass
       if (splits(op))
         ops.push_back(op);
     });
+    if (ops.empty())
+      return markAllAnalysesPreserved();
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
       while (splits(op))
