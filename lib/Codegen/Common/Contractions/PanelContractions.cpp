@@ -22,6 +22,7 @@
 
 #include "QuantAffine/Codegen/Common/PanelContractions.h"
 #include "QuantAffine/Codegen/Common/FloatSums.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -328,7 +329,8 @@ void quant_affine::lowerTransposesToShuffles(Operation *root, int64_t block) {
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::InsertOp::getCanonicalizationPatterns(patterns, context);
   vector::ExtractStridedSliceOp::getCanonicalizationPatterns(patterns, context);
-  (void)applyPatternsGreedily(root, std::move(patterns));
+  (void)applyPatternsGreedily(root, std::move(patterns),
+                              quant_affine::structuredCodeConfig());
 }
 
 LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
@@ -486,7 +488,8 @@ LogicalResult quant_affine::compileWithPanels(RewriterBase &rewriter,
   if (outermost) {
     RewritePatternSet patterns(context);
     tensor::populateFoldTensorEmptyPatterns(patterns);
-    (void)applyPatternsGreedily(outermost->getParentOp(), std::move(patterns));
+    (void)applyPatternsGreedily(outermost->getParentOp(), std::move(patterns),
+                                quant_affine::structuredCodeConfig());
   }
 
   // The chunk's reduction loops (blocks of K and their elements) as one:

@@ -19,6 +19,7 @@
 #include "QuantAffine/Codegen/Common/NarrowTypes.h"
 #include "QuantAffine/Codegen/Common/PanelContractions.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -718,7 +719,8 @@ struct QuantAffineVectorizeContractionsPass
       vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
       vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
       vector::InsertOp::getCanonicalizationPatterns(patterns, context);
-      (void)applyPatternsGreedily(func, std::move(patterns));
+      (void)applyPatternsGreedily(func, std::move(patterns),
+                                  quant_affine::structuredCodeConfig());
     }
     {
       // One-dimensional vectors: the transfers read a row each (the
@@ -731,7 +733,8 @@ struct QuantAffineVectorizeContractionsPass
       vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
       vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
       vector::InsertOp::getCanonicalizationPatterns(patterns, context);
-      (void)applyPatternsGreedily(func, std::move(patterns));
+      (void)applyPatternsGreedily(func, std::move(patterns),
+                                  quant_affine::structuredCodeConfig());
     }
     quant_affine::lowerTransposesToShuffles(func, transposeBlock);
     // The sums' additions of the products marked above fuse with them.

@@ -8,6 +8,8 @@
 
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -123,7 +125,8 @@ void mlir::quant_affine::foldSlicesAndHoistAccumulators(Operation *root) {
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
     linalg::populateSwapExtractSliceWithFillPatterns(patterns);
-    (void)applyPatternsGreedily(root, std::move(patterns));
+    (void)applyPatternsGreedily(root, std::move(patterns),
+                                quant_affine::structuredCodeConfig());
   }
   IRRewriter rewriter(context);
   SmallVector<scf::ForOp> loops;

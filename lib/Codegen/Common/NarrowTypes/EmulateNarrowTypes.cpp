@@ -22,6 +22,7 @@
 #include "QuantAffine/Codegen/Common/PackByBytes.h"
 #include "QuantAffine/Codegen/Common/PackedMemory.h"
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 #include "QuantAffine/Codegen/Common/UnpackByShifts.h"
 #include "QuantAffine/Dialect/QuantAffineVector/IR/QuantAffineVector.h"
 
@@ -187,10 +188,11 @@ struct QuantAffineEmulateNarrowTypesPass
                                       config)))
       return signalPassFailure();
 
+    GreedyRewriteConfig structured = quant_affine::structuredCodeConfig();
     // Packs and unpacks in registers with shuffles and shifts.
     RewritePatternSet moves(context);
     moves.add<MoveShapeCastPastPackedCast>(context);
-    if (failed(applyPatternsGreedily(module, std::move(moves))))
+    if (failed(applyPatternsGreedily(module, std::move(moves), structured)))
       return signalPassFailure();
     if (tableLookup || float4TableLanes)
       quant_affine::lookUpPackedCodesInTables(module, tableLookup,
@@ -201,7 +203,8 @@ struct QuantAffineEmulateNarrowTypesPass
         quant_affine::populateUnpackByShiftsPatterns(targeted);
       if (bytePack)
         quant_affine::populatePackByBytesPatterns(targeted);
-      if (failed(applyPatternsGreedily(module, std::move(targeted))))
+      if (failed(
+              applyPatternsGreedily(module, std::move(targeted), structured)))
         return signalPassFailure();
     }
     RewritePatternSet upstream(context);
@@ -218,7 +221,7 @@ struct QuantAffineEmulateNarrowTypesPass
         continue;
       rewrites.add(std::move(pattern));
     }
-    if (failed(applyPatternsGreedily(module, std::move(rewrites))))
+    if (failed(applyPatternsGreedily(module, std::move(rewrites), structured)))
       return signalPassFailure();
   }
 

@@ -20,6 +20,12 @@ bool isPatternRoot(Operation *op, const FrozenRewritePatternSet &patterns) {
 }
 } // namespace
 
+GreedyRewriteConfig mlir::quant_affine::structuredCodeConfig() {
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return config;
+}
+
 LogicalResult mlir::quant_affine::applyPatternsWhereRooted(
     Operation *root, const FrozenRewritePatternSet &patterns, bool &changed,
     function_ref<bool(Operation *)> mayMatch) {

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -412,7 +413,8 @@ struct QuantAffineFuseReductionRowsPass
     // yielded a copy twice.
     RewritePatternSet patterns(&getContext());
     scf::ForallOp::getCanonicalizationPatterns(patterns, &getContext());
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                quant_affine::structuredCodeConfig());
   }
 
   LogicalResult fuse(RewriterBase &rewriter, RowFusion &fusion) {

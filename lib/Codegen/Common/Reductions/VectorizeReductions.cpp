@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/Passes.h"
+#include "QuantAffine/Codegen/Common/PatternRoots.h"
 #include "QuantAffine/Codegen/Common/ReductionTree.h"
 #include "QuantAffine/Codegen/Common/TileAndReplace.h"
 
@@ -600,7 +601,8 @@ struct QuantAffineVectorizeReductionsPass
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
       vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
-      (void)applyPatternsGreedily(func, std::move(patterns));
+      (void)applyPatternsGreedily(func, std::move(patterns),
+                                  quant_affine::structuredCodeConfig());
     }
     {
       RewritePatternSet patterns(context);
@@ -612,7 +614,8 @@ struct QuantAffineVectorizeReductionsPass
       vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
       vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
       vector::InsertOp::getCanonicalizationPatterns(patterns, context);
-      (void)applyPatternsGreedily(func, std::move(patterns));
+      (void)applyPatternsGreedily(func, std::move(patterns),
+                                  quant_affine::structuredCodeConfig());
     }
   }
 };
