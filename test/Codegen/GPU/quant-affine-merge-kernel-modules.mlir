@@ -315,3 +315,23 @@ module @placement attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A lone kernel module keeps its name, and moves to the top too.
+// CHECK-LABEL: module @lone_after_function
+// CHECK-NEXT: gpu.module @a {
+// CHECK: func.func @p()
+// CHECK: gpu.launch_func @a::@a
+module @lone_after_function attributes {gpu.container_module} {
+  func.func @p() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @a::@a blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @a {
+    gpu.func @a() kernel {
+      gpu.return
+    }
+  }
+}

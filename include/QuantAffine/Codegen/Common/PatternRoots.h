@@ -16,7 +16,10 @@ namespace mlir {
 namespace quant_affine {
 
 /// The greedy driver's configuration for structured code (before
-/// convert-scf-to-cf: one block per region): no region simplification. Its
+/// convert-scf-to-cf: one block per region, which the pipelines ensure by
+/// lifting control flow to scf first): no region simplification. Run on
+/// several blocks, it leaves dead block arguments and unreachable blocks to
+/// a later canonicalization. Its
 /// dead-argument and unreachable-block analyses walk every block of the
 /// root on each iteration of the driver, and find nothing there that the
 /// driver's erasure of dead ops leaves (the canonicalization of the LLVM
@@ -39,9 +42,10 @@ LogicalResult applyPatternsToRoots(Operation *root,
 
 /// applyPatternsGreedily on `root` (every op folded, constants hoisted and
 /// merged), but only where some op under it is one that `patterns` are
-/// rooted on and, if given, for which `mayMatch` holds (a cheap test that
-/// rules out the root ops a pattern cannot rewrite, such as every
-/// arith.divf for a pattern on reciprocals of one type); elsewhere a walk.
+/// rooted on and, if given, for which `mayMatch` holds (a cheap condition
+/// without which no pattern can rewrite the op, even after the driver's
+/// folding: for a pattern on reciprocals of one type, that the program
+/// has a value of that type at all); elsewhere a walk.
 /// For expansions whose output is read as it is (the expanded arithmetic's
 /// constants at the top of the function).
 LogicalResult

@@ -266,14 +266,14 @@ def QuantAffineMergeKernelModulesPass
     module (this one and nested ones, each its own) with the same
     attributes (targets, offloading handler, data layout) into one, named
     `kernels` (or the first free `kernels_N`), and rewrites the host code's
-    references to them (`gpu.launch_func @m::@f`). A module whose kernel
-    modules all differ keeps them as they are. With `max-modules=N` a
-    merged module takes at most N of them, in order (the next ones start
-    another, `kernels_0`, ...): the GPU pipeline merges 64 at most, since
-    lowering and verifying launches scan a module's kernels. The merged
-    modules move to the top of their module, where the GPU dialect's
-    verifier, which scans the module for each launch's kernel module after
-    every pass, finds them first.
+    references to them (`gpu.launch_func @m::@f`). A kernel module with no
+    partner (other attributes) keeps its name and contents. With
+    `max-modules=N` a merged module takes at most N of them, in order (the
+    next ones start another, `kernels_0`, ...): the GPU pipeline merges 64
+    at most, since lowering and verifying launches scan a module's kernels.
+    Every kernel module, merged or not, then moves to the top of its
+    module, where the GPU dialect's verifier, which scans the module for
+    each launch's kernel module after every pass, finds it first.
 
     A symbol whose name is taken in the merged module is renamed: a kernel
     to the name of the `gpu.module` it came from (which outlining made

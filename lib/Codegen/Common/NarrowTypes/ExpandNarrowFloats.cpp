@@ -607,12 +607,13 @@ struct ReciprocalOfE8M0 : OpRewritePattern<arith::DivFOp> {
   }
 };
 
-/// Whether `op` is one that ReciprocalOfE8M0 may rewrite: a divf by an extf
-/// from E8M0. Other divfs (every quantize's) must not make the pass run the
-/// greedy driver over the whole program.
-bool isReciprocalOfE8M0Candidate(Operation *op) {
-  auto div = dyn_cast<arith::DivFOp>(op);
-  auto extf = div ? div.getRhs().getDefiningOp<arith::ExtFOp>() : nullptr;
+/// Whether `op` is an extf from E8M0. ReciprocalOfE8M0 needs one (as the
+/// divisor, which the driver's folding may only reveal, as in
+/// `divf 1, select(true, extf, y)`); folding never creates one. Without
+/// one, the divfs (every quantize's) must not make the pass run the greedy
+/// driver over the whole program.
+bool isExtFFromE8M0(Operation *op) {
+  auto extf = dyn_cast<arith::ExtFOp>(op);
   return extf &&
          isa<Float8E8M0FNUType>(getElementTypeOrSelf(extf.getIn().getType()));
 }
@@ -647,7 +648,15 @@ struct QuantAffineExpandNarrowFloatsPass
     reciprocals.add<ReciprocalOfE8M0>(&getContext());
     RewritePatternSet conversions(&getContext());
     conversions.add<ExpandTruncF, ExpandExtF>(&getContext());
-    if (failed(apply(std::move(reciprocals), isReciprocalOfE8M0Candidate)) ||
+    bool hasE8M0Divisors = getOperation()
+                               ->walk([](Operation *op) {
+                                 return isExtFFromE8M0(op)
+                                            ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+                               })
+                               .wasInterrupted();
+    auto anyDivision = [&](Operation *) { return hasE8M0Divisors; };
+    if (failed(apply(std::move(reciprocals), anyDivision)) ||
         failed(apply(std::move(conversions), isNarrowConversion)))
       return signalPassFailure();
     if (!changed)

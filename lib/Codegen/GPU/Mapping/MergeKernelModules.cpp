@@ -93,10 +93,11 @@ void recordMoves(gpu::GPUModuleOp module, StringAttr into,
 }
 
 /// Merges the gpu.modules directly in `host`, recording in `moved` the new
-/// reference of each symbol of a merged module (and of the module itself).
-LogicalResult
-mergeKernelModules(ModuleOp host, int64_t maxModules,
-                   DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
+/// reference of each symbol of a merged module (and of the module itself),
+/// and moves them to its top. Sets `reordered` if a module moved.
+LogicalResult mergeKernelModules(ModuleOp host, int64_t maxModules,
+                                 DenseMap<SymbolRefAttr, SymbolRefAttr> &moved,
+                                 bool &reordered) {
   MLIRContext *context = host.getContext();
   // Names taken in the host, for the merged modules' names.
   llvm::DenseSet<StringAttr> hostNames;
@@ -195,9 +196,10 @@ mergeKernelModules(ModuleOp host, int64_t maxModules,
     module.erase();
     ++into->merges;
   }
-  // The merged modules go to the top of the host, in order: the GPU
-  // dialect's verifier of a container module looks each launch's module up
-  // by a scan of the host from its top, after every pass.
+  // The kernel modules (merged or not) go to the top of the host, in order:
+  // the GPU dialect's verifier of a container module looks each launch's
+  // module up by a scan of the host from its top, after every pass.
+  reordered = false;
   Block *body = host.getBody();
   Block::iterator insertion = body->begin();
   for (MergedModule &module : merged) {
@@ -206,6 +208,7 @@ mergeKernelModules(ModuleOp host, int64_t maxModules,
       continue;
     }
     module.module->moveBefore(body, insertion);
+    reordered = true;
   }
   return success();
 }
@@ -240,10 +243,11 @@ struct QuantAffineMergeKernelModulesPass
   /// module's references are its own.
   FailureOr<bool> mergeIn(ModuleOp host) {
     DenseMap<SymbolRefAttr, SymbolRefAttr> moved;
-    if (failed(mergeKernelModules(host, maxModules, moved)))
+    bool reordered = false;
+    if (failed(mergeKernelModules(host, maxModules, moved, reordered)))
       return failure();
     if (moved.empty())
-      return false;
+      return reordered;
 
     AttrTypeReplacer redirect;
     // A reference is replaced whole: the leaf of @m::@f is not the module
