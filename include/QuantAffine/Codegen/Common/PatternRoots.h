@@ -44,8 +44,8 @@ LogicalResult applyPatternsToRoots(Operation *root,
 /// merged), but only where some op under it is one that `patterns` are
 /// rooted on and, if given, for which `mayMatch` holds (a cheap condition
 /// without which no pattern can rewrite the op, even after the driver's
-/// folding: for a pattern on reciprocals of one type, that the program
-/// has a value of that type at all); elsewhere a walk.
+/// folding: for expansions of conversions, the types converted); elsewhere a
+/// walk.
 /// For expansions whose output is read as it is (the expanded arithmetic's
 /// constants at the top of the function).
 LogicalResult

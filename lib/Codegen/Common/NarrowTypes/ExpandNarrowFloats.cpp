@@ -607,11 +607,7 @@ struct ReciprocalOfE8M0 : OpRewritePattern<arith::DivFOp> {
   }
 };
 
-/// Whether `op` is an extf from E8M0. ReciprocalOfE8M0 needs one (as the
-/// divisor, which the driver's folding may only reveal, as in
-/// `divf 1, select(true, extf, y)`); folding never creates one. Without
-/// one, the divfs (every quantize's) must not make the pass run the greedy
-/// driver over the whole program.
+/// Whether `op` is an extf from E8M0.
 bool isExtFFromE8M0(Operation *op) {
   auto extf = dyn_cast<arith::ExtFOp>(op);
   return extf &&
@@ -623,8 +619,8 @@ bool isNarrowConversion(Operation *op) {
   if (auto truncf = dyn_cast<arith::TruncFOp>(op))
     return formatOf(getElementTypeOrSelf(truncf.getType())).has_value();
   if (auto extf = dyn_cast<arith::ExtFOp>(op)) {
-    Type from = getElementTypeOrSelf(extf.getIn().getType());
-    return formatOf(from).has_value() || isa<Float8E8M0FNUType>(from);
+    return isExtFFromE8M0(extf) ||
+           formatOf(getElementTypeOrSelf(extf.getIn().getType())).has_value();
   }
   return false;
 }
@@ -648,15 +644,17 @@ struct QuantAffineExpandNarrowFloatsPass
     reciprocals.add<ReciprocalOfE8M0>(&getContext());
     RewritePatternSet conversions(&getContext());
     conversions.add<ExpandTruncF, ExpandExtF>(&getContext());
-    bool hasE8M0Divisors = getOperation()
-                               ->walk([](Operation *op) {
-                                 return isExtFFromE8M0(op)
-                                            ? WalkResult::interrupt()
-                                            : WalkResult::advance();
-                               })
-                               .wasInterrupted();
-    auto anyDivision = [&](Operation *) { return hasE8M0Divisors; };
-    if (failed(apply(std::move(reciprocals), anyDivision)) ||
+    // ReciprocalOfE8M0 needs an extf from E8M0 as the divisor, which the
+    // driver's folding may only reveal (`divf 1, select(true, extf, y)`) but
+    // never creates. Without one, the divfs (every quantize's) must not make
+    // the pass run the greedy driver over the whole program.
+    bool hasE8M0 = getOperation()
+                       ->walk([](Operation *op) {
+                         return isExtFFromE8M0(op) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if ((hasE8M0 && failed(apply(std::move(reciprocals), {}))) ||
         failed(apply(std::move(conversions), isNarrowConversion)))
       return signalPassFailure();
     if (!changed)
