@@ -150,6 +150,9 @@ void mlir::quant_affine::buildQuantAffineGPUPipeline(
     OpPassManager &pm, const GPUPipelineOptions &options) {
   addGPUMappingStages(pm, options);
   pm.addPass(createGpuKernelOutliningPass());
+  // A program that repeats its code (identical layers) has a copy of each
+  // kernel per launch; each copy would be lowered and compiled again.
+  pm.addPass(createQuantAffineDeduplicateKernelsPass());
   // Kernels share gpu.modules: each module costs a libdevice link and a
   // back-end run of its own. At most 64 to a module: the device lowering
   // and the GPU dialect's verifier of every launch scan a module's kernels,

@@ -253,6 +253,48 @@ def QuantAffineSinkReadsIntoLaunchPass
   let dependentDialects = ["gpu::GPUDialect"];
 }
 
+def QuantAffineDeduplicateKernelsPass
+    : Pass<"quant-affine-deduplicate-kernels", "ModuleOp"> {
+  let summary = "Keep one gpu.module of each set of identical kernels";
+  let description = [{
+    `gpu-kernel-outlining` gives every launch a kernel and a `gpu.module` of
+    its own, so a program that repeats its code (an MLP of identical layers,
+    a model unrolled over its blocks, the same function inlined twice) has
+    as many copies of a kernel as launches of it, and each copy is lowered,
+    linked with libdevice and compiled by the NVPTX back end again. This
+    pass drops every `gpu.module` of a module (this one and nested ones,
+    each its own) that is the same as an earlier one, and points the host
+    code's references to it (`gpu.launch_func @m::@f`) at the one kept.
+
+    Two `gpu.module`s are the same when they have the same attributes
+    (targets, offloading handler) and the same ops in the same order, equal
+    but for their locations and for the names of their kernels: each
+    kernel's attributes and properties but its name, its argument types, its
+    body op for op (operands, attributes, types, regions). Other symbols
+    (helper functions, declarations, globals) must have the same names too,
+    so a kernel's references to them mean the same in both. What a kernel
+    computes is untouched: each launch runs the same code as before, under
+    the kept kernel's name. Locations are the first copy's.
+
+    Example:
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(%a: memref<16xf32>) kernel {...} }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(%a: memref<16xf32>) kernel {...} }
+    gpu.launch_func @f_kernel::@f_kernel ... args(%x : memref<16xf32>)
+    gpu.launch_func @f_kernel_0::@f_kernel ... args(%y : memref<16xf32>)
+    ```
+
+    becomes, where the two bodies are the same,
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(%a: memref<16xf32>) kernel {...} }
+    gpu.launch_func @f_kernel::@f_kernel ... args(%x : memref<16xf32>)
+    gpu.launch_func @f_kernel::@f_kernel ... args(%y : memref<16xf32>)
+    ```
+  }];
+}
+
 def QuantAffineMergeKernelModulesPass
     : Pass<"quant-affine-merge-kernel-modules", "ModuleOp"> {
   let summary = "Put the kernels of a module into one gpu.module";

@@ -11,16 +11,12 @@
 // cost per kernel. The kernels of a module go into one gpu.module instead
 // (one for each set of compile attributes), so that cost is paid once.
 //
-// Every reference is rewritten in one walk over the host code, from a map of
-// old to new references, rather than with SymbolTable::replaceAllSymbolUses
-// per symbol, which walks the whole module each time.
-//
 //===----------------------------------------------------------------------===//
 
+#include "KernelModules.h"
 #include "QuantAffine/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -37,19 +33,10 @@ namespace quant_affine {
 } // namespace mlir
 
 using namespace mlir;
+using quant_affine::compileAttributes;
+using quant_affine::isKernel;
 
 namespace {
-
-/// What decides how a gpu.module compiles: all its attributes but its name.
-DictionaryAttr compileAttributes(gpu::GPUModuleOp module) {
-  NamedAttrList attributes(module->getAttrDictionary());
-  attributes.erase(SymbolTable::getSymbolAttrName());
-  return attributes.getDictionary(module.getContext());
-}
-
-bool isKernel(Operation *op) {
-  return op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName());
-}
 
 /// Whether `a` and `b` are the same declaration or bodiless global (equal
 /// but for their locations; no region holds anything).
@@ -248,24 +235,7 @@ struct QuantAffineMergeKernelModulesPass
       return failure();
     if (moved.empty())
       return reordered;
-
-    AttrTypeReplacer redirect;
-    // A reference is replaced whole: the leaf of @m::@f is not the module
-    // @f.
-    redirect.addReplacement(
-        [&](SymbolRefAttr ref) -> std::pair<Attribute, WalkResult> {
-          auto it = moved.find(ref);
-          return {it == moved.end() ? ref : it->second, WalkResult::skip()};
-        });
-    // Host code only: device code cannot name another gpu.module, and a
-    // nested module's references are its own.
-    host.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<gpu::GPUModuleOp, ModuleOp>(op))
-        return WalkResult::skip();
-      redirect.replaceElementsIn(op, /*replaceAttrs=*/true,
-                                 /*replaceLocs=*/false, /*replaceTypes=*/false);
-      return WalkResult::advance();
-    });
+    quant_affine::redirectHostReferences(host, moved);
     return true;
   }
 };
