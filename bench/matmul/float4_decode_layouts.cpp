@@ -2,7 +2,7 @@
 //
 // What limits MXFP4 decode (y = W x, M = 1, f4E2M1FN codes with an f32
 // scale per 32) on an AVX-512 core: the arithmetic or the packed layout?
-// Four hand-written loops over 256 rows of 4096 codes (640 KiB with the
+// Five hand-written loops over 256 rows of 4096 codes (640 KiB with the
 // scales: a 1 MiB L2 holds them, so the loops compute rather than wait),
 // each exact (every weight is fl(e2m1 * s), checked with one-hot rows):
 //   standard     what the pipeline generates (LookupTables.cpp): per 32
@@ -14,6 +14,14 @@
 //                permuted once per call to that order; the table is
 //                unscaled and each looked-up vector is multiplied by its
 //                lanes' scales (four blocks per vector);
+//   permuted-x-deferred  the same layout and activation order as
+//                permuted-x, with the scale applied once per 128 codes:
+//                the unscaled values times the activation are summed per
+//                lane over the 8 shifts (all 8 of lane i are in block
+//                i / 4), and that sum is multiplied by the lanes' scales.
+//                Exact on one-hot rows, but not the dequantize-then-matmul
+//                order: a weight that overflows to infinity (6 x 2^126)
+//                times 0.5 is finite this way;
 //   interleaved  a repacked layout: in each group of 128 codes, nibble j
 //                of 32-bit lane i is code 16j + i, so shift j gives codes
 //                16j .. 16j + 15, one block's, in order: one 64-byte load,
@@ -141,6 +149,37 @@ AVX512 void permutedX(const Weights &w, const float *x, float *y) {
   });
 }
 
+/// permuted-x with the scale applied once per group of 128 codes.
+AVX512 void permutedXDeferred(const Weights &w, const float *x, float *y) {
+  const __m512 table = _mm512_loadu_ps(kE2M1);
+  const __m512i low = _mm512_set1_epi32(15);
+  const __m512i blockOfLane =
+      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
+    for (int k = 0; k < kCols; k += kGroup) {
+      for (int u = 0; u < 4; ++u) {
+        const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
+        __m512i codes = _mm512_loadu_si512(row + k / 2);
+        __m512 sum[2];
+        for (int j = 0; j < 8; ++j) {
+          __m512i index =
+              _mm512_and_si512(_mm512_srli_epi32(codes, 4 * j), low);
+          __m512 v = _mm512_permutexvar_ps(index, table);
+          __m512 xj = _mm512_loadu_ps(x + k + 16 * j);
+          sum[j % 2] =
+              j < 2 ? _mm512_mul_ps(v, xj) : _mm512_fmadd_ps(v, xj, sum[j % 2]);
+        }
+        __m512 scale = _mm512_permutexvar_ps(
+            blockOfLane,
+            _mm512_castps128_ps512(_mm_loadu_ps(
+                w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock)));
+        acc[u][0] = _mm512_fmadd_ps(sum[0], scale, acc[u][0]);
+        acc[u][1] = _mm512_fmadd_ps(sum[1], scale, acc[u][1]);
+      }
+    }
+  });
+}
+
 template <bool Masked>
 AVX512 void interleaved(const Weights &w, const float *x, float *y) {
   const __m512 table = _mm512_loadu_ps(kE2M1);
@@ -194,6 +233,7 @@ int shiftMajor(int p) {
 const Variant kVariants[] = {
     {"standard", standard, false, evenThenOdd},
     {"permuted-x", permutedX, false, shiftMajor},
+    {"permuted-x-deferred", permutedXDeferred, false, shiftMajor},
     {"interleaved-masked", interleaved<true>, true, inOrder},
     {"interleaved", interleaved<false>, true, inOrder},
 };
