@@ -3,16 +3,16 @@
 // RUN:   | FileCheck %s
 
 // Three fresh allocations freed together: one dealloc each, in order, with
-// its own condition.
+// its own condition; those freed unconditionally are memref.deallocs.
 // CHECK-LABEL: func.func @fresh
 // CHECK-SAME: (%[[C:.*]]: i1)
 // CHECK: %[[A:.*]] = memref.alloc() : memref<4xf32>
 // CHECK: %[[B:.*]] = memref.alloc() : memref<8xf32>
 // CHECK: %[[D:.*]] = memref.alloc() : memref<4xf32>
-// CHECK: %[[T:.*]] = arith.constant true
-// CHECK-NEXT: bufferization.dealloc (%[[A]] : memref<4xf32>) if (%[[T]])
+// CHECK: arith.constant true
+// CHECK-NEXT: memref.dealloc %[[A]] : memref<4xf32>
 // CHECK-NEXT: bufferization.dealloc (%[[B]] : memref<8xf32>) if (%[[C]])
-// CHECK-NEXT: bufferization.dealloc (%[[D]] : memref<4xf32>) if (%[[T]])
+// CHECK-NEXT: memref.dealloc %[[D]] : memref<4xf32>
 // CHECK-NEXT: return
 func.func @fresh(%c: i1) {
   %a = memref.alloc() : memref<4xf32>

@@ -12,6 +12,12 @@
 // are each their own memref.alloc are distinct by construction, so their
 // dealloc is split here without those queries (Passes.td has the numbers).
 //
+// A buffer freed unconditionally becomes a memref.dealloc at once, which is
+// what the lowering and canonicalization make of it: lowered, each would be
+// an `scf.if %true`, and the canonicalizer merges adjacent ifs of one
+// condition one pair at a time, moving the merged body each time
+// (quadratic in the buffers a block frees).
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantAffine/Codegen/Common/Passes.h"
@@ -19,6 +25,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
@@ -54,10 +61,14 @@ struct QuantAffineSplitDeallocsPass
         return;
       OpBuilder builder(dealloc);
       for (auto [buffer, condition] :
-           llvm::zip(dealloc.getMemrefs(), dealloc.getConditions()))
-        bufferization::DeallocOp::create(builder, dealloc.getLoc(),
-                                         ValueRange{buffer},
-                                         ValueRange{condition}, ValueRange());
+           llvm::zip(dealloc.getMemrefs(), dealloc.getConditions())) {
+        if (matchPattern(condition, m_One()))
+          memref::DeallocOp::create(builder, dealloc.getLoc(), buffer);
+        else
+          bufferization::DeallocOp::create(builder, dealloc.getLoc(),
+                                           ValueRange{buffer},
+                                           ValueRange{condition}, ValueRange());
+      }
       dealloc.erase();
       changed = true;
     });
