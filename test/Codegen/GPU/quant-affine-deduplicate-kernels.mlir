@@ -182,19 +182,23 @@ module @helpers attributes {gpu.container_module} {
 
 // -----
 
-// A nested module's kernels are its own: its copy of the outer kernel stays,
-// and only its own duplicate goes.
+// Only this module's gpu.modules: a nested module's may be named from
+// outside it, so its copies stay. References that start with a dropped
+// module's kernel are redirected whatever follows (@k_0::@k_0::@x), and so
+// are the module's own attributes.
 // CHECK-LABEL: module @outer
+// CHECK-SAME: test.entry = @k::@k
 // CHECK: gpu.module @k {
 // CHECK-NOT: gpu.module @k_0
 // CHECK: module @inner
 // CHECK: gpu.module @k {
-// CHECK-NOT: gpu.module @k_0
+// CHECK: gpu.module @k_0 {
+// CHECK: gpu.launch_func @k::@k
+// CHECK: gpu.launch_func @k_0::@k_0
+// CHECK: func.func @f() attributes {test.deep = @k::@k::@x, test.inner = @inner::@k_0::@k_0}
 // CHECK: gpu.launch_func @k::@k
 // CHECK: gpu.launch_func @k::@k
-// CHECK: gpu.launch_func @k::@k
-// CHECK: gpu.launch_func @k::@k
-module @outer attributes {gpu.container_module} {
+module @outer attributes {gpu.container_module, test.entry = @k_0::@k_0} {
   gpu.module @k {
     gpu.func @k() kernel {
       gpu.return
@@ -223,10 +227,77 @@ module @outer attributes {gpu.container_module} {
       return
     }
   }
-  func.func @f() {
+  func.func @f() attributes {test.deep = @k_0::@k_0::@x, test.inner = @inner::@k_0::@k_0} {
     %c1 = arith.constant 1 : index
     gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     gpu.launch_func @k_0::@k_0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
+// Kept: a module that device code names (a kernel launching a kernel; its
+// reference is not rewritten), and modules whose kernels name kernels of
+// their own module (the comparison ignores kernel names, so @a naming @b
+// in one module and @b naming @b in the other would compare equal). A
+// kernel-marked op that is not a gpu.func is compared with its name.
+// CHECK-LABEL: module @device_names
+// CHECK: gpu.module @m0 {
+// CHECK: gpu.module @m1 {
+// CHECK: gpu.launch_func @m2::@k2
+// CHECK: gpu.module @m2 {
+// CHECK: gpu.module @s1 {
+// CHECK: gpu.module @s2 {
+// CHECK: gpu.module @u1 {
+// CHECK: gpu.module @u2 {
+module @device_names attributes {gpu.container_module} {
+  gpu.module @m0 {
+    gpu.func @k0() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @m1 {
+    gpu.func @k1() kernel {
+      %c1 = arith.constant 1 : index
+      gpu.launch_func @m2::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+      gpu.return
+    }
+  }
+  gpu.module @m2 {
+    gpu.func @k2() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @s1 {
+    gpu.func @a() kernel attributes {test.next = @b} {
+      gpu.return
+    }
+    gpu.func @b() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @s2 {
+    gpu.func @b() kernel attributes {test.next = @b} {
+      gpu.return
+    }
+    gpu.func @a() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @u1 {
+    builtin.module attributes {gpu.kernel} {
+    }
+  }
+  gpu.module @u2 {
+    builtin.module @k attributes {gpu.kernel} {
+    }
+  }
+  func.func @f() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m1::@k1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @s1::@a blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @s2::@b blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     return
   }
 }

@@ -262,9 +262,11 @@ def QuantAffineDeduplicateKernelsPass
     a model unrolled over its blocks, the same function inlined twice) has
     as many copies of a kernel as launches of it, and each copy is lowered,
     linked with libdevice and compiled by the NVPTX back end again. This
-    pass drops every `gpu.module` of a module (this one and nested ones,
-    each its own) that is the same as an earlier one, and points the host
-    code's references to it (`gpu.launch_func @m::@f`) at the one kept.
+    pass drops every `gpu.module` of the module it runs on that is the same
+    as an earlier one, and points the references to it (`gpu.launch_func
+    @m::@f`, and any reference that starts so, in the host code and the
+    module's own attributes) at the one kept. Nested modules are left as
+    they are: their `gpu.module`s may be named from outside them.
 
     Two `gpu.module`s are the same when they have the same attributes
     (targets, offloading handler) and the same ops in the same order, equal
@@ -272,7 +274,11 @@ def QuantAffineDeduplicateKernelsPass
     kernel's attributes and properties but its name, its argument types, its
     body op for op (operands, attributes, types, regions). Other symbols
     (helper functions, declarations, globals) must have the same names too,
-    so a kernel's references to them mean the same in both. What a kernel
+    so a kernel's references to them mean the same in both. A module in
+    which a reference names one of its own kernels is never dropped nor
+    kept for another (the names the comparison ignores would matter), and
+    a module that device code names (a kernel that launches another) is
+    kept. What a kernel
     computes is untouched: each launch runs the same code as before, under
     the kept kernel's name. Locations are the first copy's.
 

@@ -13,6 +13,10 @@
 // its kernels (which outlining makes unique) is dropped, and its launches
 // go to the copy kept.
 //
+// Kernel names are the one thing the comparison ignores, so a module in
+// which anything names one of its own kernels is left out, and a module
+// that device code names stays (that reference is not rewritten).
+//
 // Modules are bucketed by a hash of everything the comparison looks at (ops,
 // types, attributes; not locations, nor kernel names), and a module is
 // compared with the first module of each class its hash shares, so the pass
@@ -29,6 +33,7 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 
 namespace mlir {
@@ -39,12 +44,17 @@ namespace quant_affine {
 } // namespace mlir
 
 using namespace mlir;
-using quant_affine::isKernel;
 
 namespace {
 
 constexpr OperationEquivalence::Flags kIgnoreLocations =
     OperationEquivalence::IgnoreLocations;
+
+/// A gpu.func kernel: the one op whose name the comparison ignores.
+bool isGPUKernel(Operation *op) {
+  auto function = dyn_cast<gpu::GPUFuncOp>(op);
+  return function && function.isKernel();
+}
 
 /// A kernel's attributes and properties but its name.
 DictionaryAttr attributesButName(Operation *kernel) {
@@ -57,7 +67,7 @@ DictionaryAttr attributesButName(Operation *kernel) {
 /// types, in walk order; the values they use are left to the comparison.
 llvm::hash_code hashOp(Operation *op) {
   llvm::hash_code hash =
-      isKernel(op)
+      isGPUKernel(op)
           ? llvm::hash_combine(op->getName(), attributesButName(op))
           : OperationEquivalence::computeHash(
                 op, OperationEquivalence::ignoreHashValue,
@@ -85,7 +95,7 @@ llvm::hash_code hashModule(gpu::GPUModuleOp module) {
 /// declarations, globals) keep their names, so a kernel body's references
 /// to them mean the same in both modules.
 bool isSameOp(Operation *a, Operation *b) {
-  if (!isKernel(a) || !isKernel(b))
+  if (!isGPUKernel(a) || !isGPUKernel(b))
     return OperationEquivalence::isEquivalentTo(a, b, kIgnoreLocations);
   if (a->getName() != b->getName() || a->getNumOperands() != 0 ||
       b->getNumOperands() != 0 || a->getNumResults() != 0 ||
@@ -130,19 +140,53 @@ void recordMoves(gpu::GPUModuleOp duplicate, gpu::GPUModuleOp kept,
   moved[FlatSymbolRefAttr::get(from)] = FlatSymbolRefAttr::get(into);
 }
 
+/// What the device code of `host`'s gpu.modules names: `selfNaming` gets
+/// each module in which a reference names one of its own kernels (the
+/// comparison ignores kernel names, so such a module is never compared),
+/// `named` the first name of every reference (a gpu.module of the host that
+/// device code may launch stays). Fails where a module's references cannot
+/// be known (an unregistered op that may be a symbol table).
+LogicalResult scanDeviceReferences(ModuleOp host,
+                                   DenseSet<Operation *> &selfNaming,
+                                   DenseSet<StringAttr> &named) {
+  for (auto module : host.getBody()->getOps<gpu::GPUModuleOp>()) {
+    llvm::SmallDenseSet<StringAttr, 4> kernels;
+    for (Operation &op : module.getBody()->getOperations())
+      if (isGPUKernel(&op))
+        kernels.insert(SymbolTable::getSymbolName(&op));
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&module.getBodyRegion());
+    if (!uses)
+      return failure();
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      StringAttr root = use.getSymbolRef().getRootReference();
+      if (kernels.contains(root))
+        selfNaming.insert(module);
+      named.insert(root);
+    }
+  }
+  return success();
+}
+
 /// Drops the gpu.modules directly in `host` that copy an earlier one and
 /// redirects the host's references to them. Returns whether any was dropped.
 bool deduplicateIn(ModuleOp host) {
+  DenseSet<Operation *> selfNaming;
+  DenseSet<StringAttr> named;
+  if (failed(scanDeviceReferences(host, selfNaming, named)))
+    return false;
   // The modules kept, by hash (more than one where hashes collide).
   DenseMap<llvm::hash_code, SmallVector<gpu::GPUModuleOp, 1>> kept;
   DenseMap<SymbolRefAttr, SymbolRefAttr> moved;
   for (auto module :
        llvm::make_early_inc_range(host.getBody()->getOps<gpu::GPUModuleOp>())) {
+    if (selfNaming.contains(module))
+      continue;
     SmallVector<gpu::GPUModuleOp, 1> &candidates = kept[hashModule(module)];
     auto *same = llvm::find_if(candidates, [&](gpu::GPUModuleOp candidate) {
       return isSameModule(candidate, module);
     });
-    if (same == candidates.end()) {
+    if (same == candidates.end() || named.contains(module.getSymNameAttr())) {
       candidates.push_back(module);
       continue;
     }
@@ -157,10 +201,9 @@ struct QuantAffineDeduplicateKernelsPass
     : quant_affine::impl::QuantAffineDeduplicateKernelsPassBase<
           QuantAffineDeduplicateKernelsPass> {
   void runOnOperation() override {
-    bool changed = false;
-    getOperation()->walk(
-        [&](ModuleOp host) { changed |= deduplicateIn(host); });
-    if (!changed)
+    // This module's gpu.modules only: a nested module's may be named from
+    // outside it (`@inner::@m::@f`), which its own walk would not see.
+    if (!deduplicateIn(getOperation()))
       markAllAnalysesPreserved();
   }
 };

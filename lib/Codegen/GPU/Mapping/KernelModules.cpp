@@ -29,6 +29,30 @@ DictionaryAttr quant_affine::compileAttributes(gpu::GPUModuleOp module) {
   return attributes.getDictionary(module.getContext());
 }
 
+/// The new reference of `ref` under `moved`: the longest of its first two
+/// levels (`@m::@f`, then `@m`) that `moved` maps, with the rest of `ref`
+/// appended (`@m::@f::@g` follows `@m::@f`). Null if none is mapped.
+static SymbolRefAttr
+movedReference(SymbolRefAttr ref,
+               const llvm::DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
+  ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+  auto append = [&](SymbolRefAttr prefix, ArrayRef<FlatSymbolRefAttr> rest) {
+    SmallVector<FlatSymbolRefAttr> all(prefix.getNestedReferences());
+    all.append(rest.begin(), rest.end());
+    return SymbolRefAttr::get(prefix.getRootReference(), all);
+  };
+  if (!nested.empty()) {
+    auto it = moved.find(
+        SymbolRefAttr::get(ref.getRootReference(), {nested.front()}));
+    if (it != moved.end())
+      return append(it->second, nested.drop_front());
+  }
+  auto it = moved.find(FlatSymbolRefAttr::get(ref.getRootReference()));
+  if (it != moved.end())
+    return append(it->second, nested);
+  return nullptr;
+}
+
 void quant_affine::redirectHostReferences(
     ModuleOp host, const llvm::DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
   if (moved.empty())
@@ -37,9 +61,12 @@ void quant_affine::redirectHostReferences(
   // A reference is replaced whole: the leaf of @m::@f is not the module @f.
   redirect.addReplacement(
       [&](SymbolRefAttr ref) -> std::pair<Attribute, WalkResult> {
-        auto it = moved.find(ref);
-        return {it == moved.end() ? ref : it->second, WalkResult::skip()};
+        SymbolRefAttr newRef = movedReference(ref, moved);
+        return {newRef ? newRef : ref, WalkResult::skip()};
       });
+  // The host's own attributes, then its code.
+  redirect.replaceElementsIn(host, /*replaceAttrs=*/true,
+                             /*replaceLocs=*/false, /*replaceTypes=*/false);
   host.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp, ModuleOp>(op))
       return WalkResult::skip();

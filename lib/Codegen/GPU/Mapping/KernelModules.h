@@ -29,10 +29,12 @@ bool isKernel(Operation *op);
 /// What decides how a gpu.module compiles: all its attributes but its name.
 DictionaryAttr compileAttributes(gpu::GPUModuleOp module);
 
-/// Rewrites each reference in the host code of `host` that `moved` maps
-/// (`@m::@f` or `@m`) to its new reference, in one walk. gpu.modules and
-/// nested modules are skipped: device code cannot name another gpu.module,
-/// and a nested module's references are its own.
+/// Rewrites each reference in the host code of `host`, and in its own
+/// attributes, that starts with a reference `moved` maps (`@m::@f` or `@m`;
+/// the longer first, the rest of the reference kept), in one walk.
+/// gpu.modules and nested modules are skipped: a nested module's references
+/// are its own, and device code that names a gpu.module of the host is the
+/// caller's to handle (quant-affine-deduplicate-kernels keeps such modules).
 void redirectHostReferences(
     ModuleOp host, const llvm::DenseMap<SymbolRefAttr, SymbolRefAttr> &moved);
 
