@@ -122,21 +122,25 @@ AVX512 void standard(const Weights &w, const float *x, float *y) {
   });
 }
 
+/// The scale of each lane of row `n`'s group of 128 codes at `k`, read
+/// 64 bytes at a time: lane i of shift j is code 8i + j, in block i / 4.
+AVX512 inline __m512 laneScales(const Weights &w, int n, int k) {
+  const __m512i blockOfLane =
+      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  return _mm512_permutexvar_ps(
+      blockOfLane, _mm512_castps128_ps512(_mm_loadu_ps(
+                       w.scales + size_t(n) * (kCols / kBlock) + k / kBlock)));
+}
+
 AVX512 void permutedX(const Weights &w, const float *x, float *y) {
   const __m512 table = _mm512_loadu_ps(kE2M1);
   const __m512i low = _mm512_set1_epi32(15);
-  // Lane i of shift j is code 8i + j: its block is i / 4.
-  const __m512i blockOfLane =
-      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
   fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
     for (int k = 0; k < kCols; k += kGroup) {
       for (int u = 0; u < 4; ++u) {
         const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
         __m512i codes = _mm512_loadu_si512(row + k / 2);
-        __m512 scale = _mm512_permutexvar_ps(
-            blockOfLane,
-            _mm512_castps128_ps512(_mm_loadu_ps(
-                w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock)));
+        __m512 scale = laneScales(w, r + u, k);
         for (int j = 0; j < 8; ++j) {
           __m512i index =
               _mm512_and_si512(_mm512_srli_epi32(codes, 4 * j), low);
@@ -153,8 +157,6 @@ AVX512 void permutedX(const Weights &w, const float *x, float *y) {
 AVX512 void permutedXDeferred(const Weights &w, const float *x, float *y) {
   const __m512 table = _mm512_loadu_ps(kE2M1);
   const __m512i low = _mm512_set1_epi32(15);
-  const __m512i blockOfLane =
-      _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
   fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
     for (int k = 0; k < kCols; k += kGroup) {
       for (int u = 0; u < 4; ++u) {
@@ -169,10 +171,7 @@ AVX512 void permutedXDeferred(const Weights &w, const float *x, float *y) {
           sum[j % 2] =
               j < 2 ? _mm512_mul_ps(v, xj) : _mm512_fmadd_ps(v, xj, sum[j % 2]);
         }
-        __m512 scale = _mm512_permutexvar_ps(
-            blockOfLane,
-            _mm512_castps128_ps512(_mm_loadu_ps(
-                w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock)));
+        __m512 scale = laneScales(w, r + u, k);
         acc[u][0] = _mm512_fmadd_ps(sum[0], scale, acc[u][0]);
         acc[u][1] = _mm512_fmadd_ps(sum[1], scale, acc[u][1]);
       }
