@@ -150,6 +150,9 @@ void mlir::quant_affine::buildQuantAffineCPUPipeline(
   // 1. To linalg, fused, writing into the caller's buffers.
   addFusedLinalgStage(pm, options.runtimeChecks, ScalarInputReads::AtDefinition,
                       PerBlockValues::Materialized);
+  // A layer repeated many times is compiled once: each copy of a sum becomes
+  // a call of one function (OutlineRepeatedSums.cpp).
+  pm.addPass(createQuantAffineOutlineRepeatedSumsPass());
 
   // Ops that move more than this are large (the auto choices).
   int64_t llcBytes = options.llcBytes > 0 ? int64_t(options.llcBytes)

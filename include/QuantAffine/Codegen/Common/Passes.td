@@ -272,6 +272,57 @@ def QuantAffineVectorizeContractionsPass
   ];
 }
 
+def QuantAffineOutlineRepeatedSumsPass
+    : Pass<"quant-affine-outline-repeated-sums", "ModuleOp"> {
+  let summary = "Compile each repeated float sum once: outline it into a "
+                "private function called at each place";
+  let description = [{
+    A program that repeats a layer (an MLP of identical blocks, a model
+    unrolled over its layers) repeats its matmuls, and the CPU pipeline
+    would tile, vectorize and lower each copy on its own: compile time per
+    layer is several milliseconds. This pass finds the float sums that
+    `quant-affine-vectorize-contractions` compiles (a `linalg` op on tensors
+    with reduction loops whose body adds into its output: matmuls with the
+    dequantization fused in, convolutions) at the top level of functions,
+    each with the `linalg.fill` that zeroes its destination when the sum is
+    that fill's one user. Where at least `min-repeats` of them are the same
+    but for the values they read (same ops, attributes, types and constants,
+    the same pattern of operands), one private function computes them and
+    each place calls it with its operands, the destination passed last, so
+    the result is written where the op wrote it.
+
+    Numbers are unchanged: the function's body is the op and its fill, as
+    they were. Constants the ops read are cloned into the function (and so
+    are part of the comparison); other values become arguments. Sums are
+    left in place that read a value that may bufferize to a strided view
+    (`tensor.extract_slice`, `bufferization.to_tensor` of a strided memref),
+    since function boundaries take buffers of the identity layout and such
+    an operand would be copied. Locations in the
+    function are those of the first copy.
+
+    Example (two identical layers):
+
+    ```mlir
+    %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x16xf32>) -> tensor<1x16xf32>
+    %m0 = linalg.generic ... ins(%x, %w0, %s0 : ...) outs(%f0 : tensor<1x16xf32>)
+    %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x16xf32>) -> tensor<1x16xf32>
+    %m1 = linalg.generic ... ins(%m0, %w1, %s1 : ...) outs(%f1 : tensor<1x16xf32>)
+    ```
+
+    becomes
+
+    ```mlir
+    %m0 = call @mlp_sum(%x, %w0, %s0, %e0) : (...) -> tensor<1x16xf32>
+    %m1 = call @mlp_sum(%m0, %w1, %s1, %e1) : (...) -> tensor<1x16xf32>
+    ```
+  }];
+  let options = [
+    Option<"minRepeats", "min-repeats", "int64_t", /*default=*/"2",
+           "Outline a sum when at least this many copies of it exist">,
+  ];
+  let dependentDialects = ["func::FuncDialect"];
+}
+
 def QuantAffineVectorizePass
     : Pass<"quant-affine-vectorize", "func::FuncOp"> {
   let summary = "Tile elementwise linalg.generic ops and vectorize the tiles";
