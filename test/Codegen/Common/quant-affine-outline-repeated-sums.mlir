@@ -116,18 +116,27 @@ func.func @nested(%x: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %i: tensor<4x4xi32
 
 // -----
 
-// A tensor of a strided memref would be copied into an identity buffer at
-// the call: such sums stay; the same sums on an identity memref are shared.
+// A tensor of a strided memref, or a reshape of a slice, would be copied
+// into an identity buffer at the call: such sums stay; the same sums on an
+// identity memref are shared.
 // CHECK-LABEL: func.func private @views_sum(
 // CHECK-LABEL: func.func @views(
 // CHECK-COUNT-2: linalg.matmul
 // CHECK-COUNT-2: call @views_sum(
-func.func @views(%strided: memref<4x4xf32, strided<[8, 1]>>, %plain: memref<4x4xf32>, %w: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %acc2: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+// CHECK-COUNT-2: linalg.matmul
+// CHECK-NOT: call
+func.func @views(%strided: memref<4x4xf32, strided<[8, 1]>>, %plain: memref<4x4xf32>, %w: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %acc2: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
   %a = bufferization.to_tensor %strided : memref<4x4xf32, strided<[8, 1]>> to tensor<4x4xf32>
   %b = bufferization.to_tensor %plain : memref<4x4xf32> to tensor<4x4xf32>
   %m0 = linalg.matmul ins(%a, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<4x4xf32>) -> tensor<4x4xf32>
   %m1 = linalg.matmul ins(%a, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc2 : tensor<4x4xf32>) -> tensor<4x4xf32>
   %m2 = linalg.matmul ins(%b, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<4x4xf32>) -> tensor<4x4xf32>
   %m3 = linalg.matmul ins(%b, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc2 : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %m0, %m1, %m2, %m3 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+  %row = tensor.extract_slice %w[0, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+  %flat = tensor.collapse_shape %row [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+  %sq = tensor.expand_shape %flat [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %r0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%sq, %sq : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r1 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%sq, %sq : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m0, %m1, %m2, %m3, %r0, %r1 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }

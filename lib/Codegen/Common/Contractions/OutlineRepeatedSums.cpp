@@ -84,13 +84,20 @@ bool isPassable(Value value) {
     return true;
   if (!isa<RankedTensorType>(type))
     return false;
-  // Follow destinations: a DPS op's result is its destination's buffer.
+  // Follow views and destinations (a DPS op's result is its destination's
+  // buffer) to where the buffer comes from.
   for (int depth = 0; depth < 16; ++depth) {
     Operation *definingOp = value.getDefiningOp();
     if (!definingOp)
       return true;
     if (isa<tensor::ExtractSliceOp>(definingOp))
       return false;
+    // Views of their source: strided if it is.
+    if (isa<tensor::CastOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+            definingOp)) {
+      value = definingOp->getOperand(0);
+      continue;
+    }
     if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(definingOp))
       return cast<MemRefType>(toTensor.getBuffer().getType())
           .getLayout()
