@@ -67,29 +67,42 @@ func.func @different(%x: tensor<1x16xf32>, %big: tensor<2x16xf32>, %w: tensor<16
 // -----
 
 // The same sum in two functions of a module shares one function; the pattern
-// of operands is part of the comparison (x times x is not x times y), and a
-// constant weight is cloned in, so only equal constants share.
+// of operands is part of the comparison (x times x is not x times y). A
+// splat constant is cloned in (so only equal splats share); other tensor
+// constants are passed, so sums of different weights share.
 // CHECK-LABEL: func.func private @first_sum(
 // CHECK-SAME: %{{.+}}: tensor<4x4xf32>, %{{.+}}: tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK: arith.constant dense<1.000000e+00> : tensor<4x4xf32>
 // CHECK: linalg.matmul
+// CHECK-LABEL: func.func private @first_sum_0(
+// CHECK-SAME: %[[A:.+]]: tensor<2x2xf32>, %[[W:.+]]: tensor<2x2xf32>, %[[D:.+]]: tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NOT: arith.constant
+// CHECK: linalg.matmul ins(%[[A]], %[[W]] : {{.*}}) outs(%[[D]] :
 // CHECK-LABEL: func.func @first(
 // CHECK: call @first_sum(
 // CHECK: linalg.matmul
+// CHECK: %[[W1:.+]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.0{{.*}}> : tensor<2x2xf32>
+// CHECK: call @first_sum_0(%{{.+}}, %[[W1]], %{{.+}})
 // CHECK-LABEL: func.func @second(
 // CHECK: call @first_sum(
 // CHECK: linalg.matmul
-func.func @first(%a: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %acc2: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+// CHECK: %[[W2:.+]] = arith.constant dense<{{\[\[}}5.000000e+00, 6.0{{.*}}> : tensor<2x2xf32>
+// CHECK: call @first_sum_0(%{{.+}}, %[[W2]], %{{.+}})
+func.func @first(%a: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %acc2: tensor<4x4xf32>, %p: tensor<2x2xf32>, %pacc: tensor<2x2xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<2x2xf32>) {
   %w = arith.constant dense<1.0> : tensor<4x4xf32>
   %m = linalg.matmul ins(%a, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<4x4xf32>) -> tensor<4x4xf32>
   %s = linalg.matmul ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc2 : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %m, %s : tensor<4x4xf32>, tensor<4x4xf32>
+  %w1 = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %n = linalg.matmul ins(%p, %w1 : tensor<2x2xf32>, tensor<2x2xf32>) outs(%pacc : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m, %s, %n : tensor<4x4xf32>, tensor<4x4xf32>, tensor<2x2xf32>
 }
-func.func @second(%b: tensor<4x4xf32>, %c: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %acc2: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+func.func @second(%b: tensor<4x4xf32>, %c: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %acc2: tensor<4x4xf32>, %p: tensor<2x2xf32>, %pacc: tensor<2x2xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<2x2xf32>) {
   %w = arith.constant dense<1.0> : tensor<4x4xf32>
   %m = linalg.matmul ins(%b, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<4x4xf32>) -> tensor<4x4xf32>
   %s = linalg.matmul ins(%b, %c : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc2 : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %m, %s : tensor<4x4xf32>, tensor<4x4xf32>
+  %w2 = arith.constant dense<[[5.0, 6.0], [7.0, 8.0]]> : tensor<2x2xf32>
+  %n = linalg.matmul ins(%p, %w2 : tensor<2x2xf32>, tensor<2x2xf32>) outs(%pacc : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m, %s, %n : tensor<4x4xf32>, tensor<4x4xf32>, tensor<2x2xf32>
 }
 
 // -----

@@ -31,8 +31,9 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libomp.so | FileCheck %s %}
 // The three layers after the first are one function: the qdq of the
 // previous result is fused into each of their bodies (the first reads x as
-// it is). Inlined into @main the weights are constants, which a function
-// would hold, so there the layers differ and stay inline (the third RUN).
+// it is). Inlined into @main, the weights are constants, dequantized at
+// compile time into f32 weights that differ from layer to layer: those are
+// passed to one function too.
 // RUN: quant-affine-opt %s --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=IR
 // IR: llvm.func @[[SUM:mlp_sum]](
 // IR: vector<16xf32>
@@ -41,8 +42,10 @@
 // IR-NOT: llvm.call @[[SUM]](
 // IR: llvm.func @main(
 // RUN: quant-affine-opt %s -inline --quant-affine-cpu-pipeline | FileCheck %s --check-prefix=INLINED
+// INLINED: llvm.func @main_sum(
 // INLINED-LABEL: llvm.func @main(
-// INLINED-NOT: _sum
+// INLINED-COUNT-3: llvm.call @main_sum(
+// INLINED-NOT: llvm.call @main_sum(
 // CHECK-LABEL: layer 0
 // CHECK-NEXT: Unranked Memref
 // CHECK-NEXT: [-1054867456,  -1054343168,  -1053818880,  1099431936,  1099956224,  1065353216,  1090519040,  0,  1065353216,  1104150528,  1107558400,  -1045954560,  1104674816,  1094713344,  -1061158912,  1109655552]

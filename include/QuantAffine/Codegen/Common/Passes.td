@@ -292,8 +292,11 @@ def QuantAffineOutlineRepeatedSumsPass
     the result is written where the op wrote it.
 
     Numbers are unchanged: the function's body is the op and its fill, as
-    they were. Constants the ops read are cloned into the function (and so
-    are part of the comparison); other values become arguments. Sums are
+    they were. Scalar and splat constants the ops read (a fill value, a
+    per-tensor scale, which later patterns match as constants) are cloned
+    into the function and so are part of the comparison; other values,
+    tensor constants such as an imported model's weights included, become
+    arguments, so layers with weights of their own share one function. Sums are
     left in place that read a value that may bufferize to a strided view
     (`tensor.extract_slice`, `bufferization.to_tensor` of a strided memref),
     since function boundaries take buffers of the identity layout and such

@@ -66,13 +66,21 @@ bool isSum(Operation *op) {
          quant_affine::floatSumStep(linalgOp);
 }
 
-/// A constant the function may hold itself: an op without operands or
-/// regions that folds to an attribute.
+/// A constant the function holds itself: a scalar or a splat (a fill value,
+/// a per-tensor scale, which later patterns match as constants), made by an
+/// op without operands or regions. Other tensor constants (weights, which
+/// differ from layer to layer) are passed like any value.
 bool isClonableConstant(Value value) {
   Operation *definingOp = value.getDefiningOp();
-  return definingOp && definingOp->getNumOperands() == 0 &&
-         definingOp->getNumRegions() == 0 && definingOp->getNumResults() == 1 &&
-         matchPattern(value, m_Constant());
+  Attribute attribute;
+  if (!definingOp || definingOp->getNumOperands() != 0 ||
+      definingOp->getNumRegions() != 0 || definingOp->getNumResults() != 1 ||
+      !matchPattern(value, m_Constant(&attribute)))
+    return false;
+  if (!isa<ShapedType>(value.getType()))
+    return true;
+  auto elements = dyn_cast<DenseElementsAttr>(attribute);
+  return elements && elements.isSplat();
 }
 
 /// Whether a value may be passed: a scalar, a vector or a tensor that does not
