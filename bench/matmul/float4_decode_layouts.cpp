@@ -32,14 +32,15 @@
 //                generic IR must (an out-of-range vector.extract is
 //                poison), which LLVM keeps.
 // By default the cache case: 256 rows called 2,000 times. With `memory`,
-// 4096 x 4096 weights, copies rotated past 8 times the last-level cache,
-// every loop prefetching its codes 1 KiB ahead into L1, beside a loop that
-// only reads the same bytes (64-byte loads, the same prefetch): the ratio
-// to that read is what issue 37's 0.8 asks of a decode. Built for any
-// x86-64 (the loops carry their target attribute); run only where the CPU
-// has AVX-512F. docs/Benchmarks.md records runs. Build and run:
+// 4096 x 4096 weights, copies rotated past 8 times the last-level cache (at
+// most 1 GiB), every loop prefetching its codes AHEAD bytes ahead into L1
+// (default 8 KiB: the same code of the next tile of 4 rows), beside a loop
+// that only reads the same bytes (64-byte loads, the same prefetch): the
+// ratio to that read is what issue 37's 0.8 asks of a decode. Built for
+// any x86-64 (the loops carry their target attribute); run only where the
+// CPU has AVX-512F. docs/Benchmarks.md records runs. Build and run:
 //   clang++ -O3 bench/matmul/float4_decode_layouts.cpp -o layouts
-//   ./layouts [rounds] [memory]
+//   ./layouts [rounds] [memory [AHEAD]]
 #include <immintrin.h>
 
 #include <algorithm>
