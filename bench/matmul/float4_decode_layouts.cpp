@@ -150,81 +150,79 @@ AVX512 inline __m512 laneScales(const Weights &w, int n, int k) {
                        w.scales + size_t(n) * (kCols / kBlock) + k / kBlock)));
 }
 
-AVX512 void permutedX(const Weights &w, const float *x, float *y) {
-  const __m512 table = _mm512_loadu_ps(kE2M1);
-  const __m512i low = _mm512_set1_epi32(15);
+/// The loops that read a row 64 bytes (128 codes) at a time: for each row
+/// tile, group of 128 codes at `k` and row `n` of the tile, `group(n, k,
+/// codes, acc)` with the row's two accumulators.
+template <typename Group>
+AVX512 inline void eachGroupOf128(const uint8_t *layout, float *y,
+                                  Group group) {
   fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
     for (int k = 0; k < kCols; k += kGroup) {
       for (int u = 0; u < 4; ++u) {
-        const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
+        const uint8_t *row = layout + size_t(r + u) * kCols / 2;
         prefetchAhead(row + k / 2);
-        __m512i codes = _mm512_loadu_si512(row + k / 2);
-        __m512 scale = laneScales(w, r + u, k);
-        for (int j = 0; j < 8; ++j) {
-          __m512i index =
-              _mm512_and_si512(_mm512_srli_epi32(codes, 4 * j), low);
-          __m512 v = _mm512_mul_ps(_mm512_permutexvar_ps(index, table), scale);
-          acc[u][j % 2] = _mm512_fmadd_ps(v, _mm512_loadu_ps(x + k + 16 * j),
-                                          acc[u][j % 2]);
-        }
+        group(r + u, k, _mm512_loadu_si512(row + k / 2), acc[u]);
       }
     }
   });
+}
+
+/// Nibble j of each 32-bit lane of `codes`: a table index.
+AVX512 inline __m512i nibble(__m512i codes, int j) {
+  return _mm512_and_si512(_mm512_srli_epi32(codes, 4 * j),
+                          _mm512_set1_epi32(15));
+}
+
+AVX512 void permutedX(const Weights &w, const float *x, float *y) {
+  const __m512 table = _mm512_loadu_ps(kE2M1);
+  eachGroupOf128(
+      w.standard, y, [&](int n, int k, __m512i codes, __m512(&acc)[2]) AVX512 {
+        __m512 scale = laneScales(w, n, k);
+        for (int j = 0; j < 8; ++j) {
+          __m512 v = _mm512_mul_ps(
+              _mm512_permutexvar_ps(nibble(codes, j), table), scale);
+          acc[j % 2] =
+              _mm512_fmadd_ps(v, _mm512_loadu_ps(x + k + 16 * j), acc[j % 2]);
+        }
+      });
 }
 
 /// permuted-x with the scale applied once per group of 128 codes.
 AVX512 void permutedXDeferred(const Weights &w, const float *x, float *y) {
   const __m512 table = _mm512_loadu_ps(kE2M1);
-  const __m512i low = _mm512_set1_epi32(15);
-  fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
-    for (int k = 0; k < kCols; k += kGroup) {
-      for (int u = 0; u < 4; ++u) {
-        const uint8_t *row = w.standard + size_t(r + u) * kCols / 2;
-        prefetchAhead(row + k / 2);
-        __m512i codes = _mm512_loadu_si512(row + k / 2);
-        __m512 sum[2];
-        for (int j = 0; j < 8; ++j) {
-          __m512i index =
-              _mm512_and_si512(_mm512_srli_epi32(codes, 4 * j), low);
-          __m512 v = _mm512_permutexvar_ps(index, table);
-          __m512 xj = _mm512_loadu_ps(x + k + 16 * j);
-          sum[j % 2] =
-              j < 2 ? _mm512_mul_ps(v, xj) : _mm512_fmadd_ps(v, xj, sum[j % 2]);
-        }
-        __m512 scale = laneScales(w, r + u, k);
-        acc[u][0] = _mm512_fmadd_ps(sum[0], scale, acc[u][0]);
-        acc[u][1] = _mm512_fmadd_ps(sum[1], scale, acc[u][1]);
-      }
-    }
-  });
+  eachGroupOf128(w.standard, y,
+                 [&](int n, int k, __m512i codes, __m512(&acc)[2]) AVX512 {
+                   __m512 sum[2];
+                   for (int j = 0; j < 8; ++j) {
+                     __m512 v = _mm512_permutexvar_ps(nibble(codes, j), table);
+                     __m512 xj = _mm512_loadu_ps(x + k + 16 * j);
+                     sum[j % 2] = j < 2 ? _mm512_mul_ps(v, xj)
+                                        : _mm512_fmadd_ps(v, xj, sum[j % 2]);
+                   }
+                   __m512 scale = laneScales(w, n, k);
+                   acc[0] = _mm512_fmadd_ps(sum[0], scale, acc[0]);
+                   acc[1] = _mm512_fmadd_ps(sum[1], scale, acc[1]);
+                 });
 }
 
 template <bool Masked>
 AVX512 void interleaved(const Weights &w, const float *x, float *y) {
   const __m512 table = _mm512_loadu_ps(kE2M1);
-  const __m512i low = _mm512_set1_epi32(15);
-  fourRowsAtATime(y, [&](int r, __m512(&acc)[4][2]) AVX512 {
-    for (int k = 0; k < kCols; k += kGroup) {
-      for (int u = 0; u < 4; ++u) {
-        const uint8_t *row = w.interleaved + size_t(r + u) * kCols / 2;
-        const float *scales =
-            w.scales + size_t(r + u) * (kCols / kBlock) + k / kBlock;
-        prefetchAhead(row + k / 2);
-        __m512i codes = _mm512_loadu_si512(row + k / 2);
-        for (int b = 0; b < 4; ++b) {
-          __m512 t = _mm512_mul_ps(table, _mm512_set1_ps(scales[b]));
-          for (int j = 2 * b; j < 2 * b + 2; ++j) {
-            __m512i index = _mm512_srli_epi32(codes, 4 * j);
-            if (Masked)
-              index = _mm512_and_si512(index, low);
-            acc[u][j % 2] =
-                _mm512_fmadd_ps(_mm512_permutexvar_ps(index, t),
-                                _mm512_loadu_ps(x + k + 16 * j), acc[u][j % 2]);
-          }
-        }
-      }
-    }
-  });
+  eachGroupOf128(w.interleaved, y,
+                 [&](int n, int k, __m512i codes, __m512(&acc)[2]) AVX512 {
+                   const float *scales =
+                       w.scales + size_t(n) * (kCols / kBlock) + k / kBlock;
+                   for (int b = 0; b < 4; ++b) {
+                     __m512 t = _mm512_mul_ps(table, _mm512_set1_ps(scales[b]));
+                     for (int j = 2 * b; j < 2 * b + 2; ++j) {
+                       __m512i index = Masked ? nibble(codes, j)
+                                              : _mm512_srli_epi32(codes, 4 * j);
+                       acc[j % 2] = _mm512_fmadd_ps(
+                           _mm512_permutexvar_ps(index, t),
+                           _mm512_loadu_ps(x + k + 16 * j), acc[j % 2]);
+                     }
+                   }
+                 });
 }
 
 using Loop = void (*)(const Weights &, const float *, float *);

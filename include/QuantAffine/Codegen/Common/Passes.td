@@ -296,12 +296,12 @@ def QuantAffineOutlineRepeatedSumsPass
     per-tensor scale, which later patterns match as constants) are cloned
     into the function and so are part of the comparison; other values,
     tensor constants such as an imported model's weights included, become
-    arguments, so layers with weights of their own share one function. Sums are
-    left in place that read a value that may bufferize to a strided view
-    (`tensor.extract_slice`, `bufferization.to_tensor` of a strided memref),
-    since function boundaries take buffers of the identity layout and such
-    an operand would be copied. Locations in the
-    function are those of the first copy.
+    arguments, so layers with weights of their own share one function.
+    Sums are left in place that read a value that may bufferize to a
+    strided view (`tensor.extract_slice`, a reshape or cast of one,
+    `bufferization.to_tensor` of a strided memref), since function
+    boundaries take buffers of the identity layout and such an operand
+    would be copied. Locations in the function are those of the first copy.
 
     Example (two identical layers):
 
@@ -633,9 +633,9 @@ def QuantAffineSplitDeallocsPass
     becomes a `memref.dealloc`, which is what lowering the deallocation and
     canonicalizing make of it (lowered, the buffers of a block would be as
     many `scf.if %true`, which the canonicalizer merges one pair at a time:
-    quadratic, 1.8 s of the GPU pipeline on an MLP of 10,000 layers). Anything else (retained values, a buffer that is a
-    view, an argument or a block argument, a buffer named twice) is left to
-    the simplification.
+    quadratic, 1.8 s of the GPU pipeline on an MLP of 10,000 layers).
+    Anything else (retained values, a buffer that is a view, an argument or
+    a block argument, a buffer named twice) is left to the simplification.
   }];
   let dependentDialects = [
     "bufferization::BufferizationDialect", "memref::MemRefDialect"
